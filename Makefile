@@ -16,7 +16,7 @@ sync: $(UV)
 	$(UV) sync --locked --quiet
 
 run: sync
-	$(RUN) python manage.py run_service
+	DJANGO_DEMO=$${DJANGO_DEMO:-1} $(RUN) python manage.py run_service
 
 test: sync lint typecheck migrations-check pytest
 

@@ -1,0 +1,45 @@
+"""Versioned tie-bonus paytables with maker-checker approval (RULES.md §1.4)."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class PaytableStatus(models.TextChoices):
+    PROPOSED = "proposed"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
+class PaytableVersion(models.Model):
+    version = models.PositiveIntegerField(unique=True)
+    # One "N to 1" figure per bonus kind: {"T17": 45, ..., "RS": 20}.
+    pays = models.JSONField()
+    status = models.CharField(max_length=16, choices=PaytableStatus.choices, default=PaytableStatus.PROPOSED)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    proposed_at = models.DateTimeField()
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+    report = models.JSONField(null=True, blank=True)
+    override_reason = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(proposed_by__isnull=True)
+                | Q(approved_by__isnull=True)
+                | ~Q(approved_by=models.F("proposed_by")),
+                name="paytable_approver_is_not_proposer",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="approved") | Q(approved_at__isnull=False),
+                name="paytable_approved_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"paytable v{self.version} ({self.status})"

@@ -10,3 +10,4 @@ class CasinoConfig(AppConfig):
         # Load the Celery app with Django, so @shared_task binds to it. It is not
         # imported from casino/__init__.py: the pure engine lives in this package.
         from casino import celery  # noqa: F401
+        from casino.api import openapi_extensions  # noqa: F401

@@ -33,6 +33,10 @@ _CODES_BY_EXCEPTION: list[tuple[type[exceptions.APIException], str]] = [
 ]
 
 
+# Rule errors are 422, except where API.md names another status.
+RULE_ERROR_STATUS = {"not_ready_to_settle": 409}
+
+
 class ProblemError(exceptions.APIException):
     """An API error with a stable code, raised by views and services alike."""
 
@@ -118,6 +122,9 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
 
     if isinstance(exc, exceptions.APIException):
         code = next((c for cls, c in _CODES_BY_EXCEPTION if isinstance(exc, cls)), "error")
+        own_code = getattr(exc.detail, "code", None)
+        if isinstance(own_code, str) and own_code != exc.default_code:
+            code = own_code  # a permission class's own code, e.g. dealer_not_signed_in
         headers: dict[str, str] = {}
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
             headers["WWW-Authenticate"] = "Token"
@@ -136,10 +143,21 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem(status_code=exc.status_code, code=code, detail=str(detail), headers=headers)
 
     from casino.engine.errors import RuleError
+    from casino.errors import ServiceError
+
+    if isinstance(exc, ServiceError):
+        service_headers = {"WWW-Authenticate": "Token"} if exc.status == 401 else None
+        return problem(
+            status_code=exc.status,
+            code=exc.code,
+            detail=exc.detail,
+            errors=[{"field": exc.field, "code": exc.code, "message": exc.detail}] if exc.field else [],
+            headers=service_headers,
+        )
 
     if isinstance(exc, RuleError):
         return problem(
-            status_code=status.HTTP_422_UNPROCESSABLE_ENTITY,
+            status_code=RULE_ERROR_STATUS.get(exc.code, status.HTTP_422_UNPROCESSABLE_ENTITY),
             code=exc.code,
             detail=exc.detail,
             errors=[{"field": exc.field or "", "code": exc.code, "message": exc.detail}],

@@ -1,0 +1,154 @@
+"""Read-only admin for the audit trail, with a gaming-day export.
+
+Nobody adds, changes or deletes here (the database refuses it anyway). Only
+compliance staff (and superusers) see the audit trail, as in the API.
+"""
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpRequest, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path
+from django.utils import timezone
+
+from audit.context import AuditActor
+from audit.exports import CONTENT_TYPES, FORMATS, export_gaming_day, filename_for
+from audit.models import HISTORY_MODELS, AuditCheckpoint, AuditEvent
+from audit.services import record_event
+from casino.models import StaffProfile, StaffRole
+
+
+def may_read_audit(request: HttpRequest) -> bool:
+    cached = getattr(request, "_audit_may_read", None)
+    if cached is not None:
+        return bool(cached)
+    user = request.user
+    allowed = bool(
+        user.is_active
+        and user.is_staff
+        and (
+            user.is_superuser
+            or StaffProfile.objects.filter(user_id=user.pk, role=StaffRole.COMPLIANCE).exists()
+        )
+    )
+    request._audit_may_read = allowed  # type: ignore[attr-defined]
+    return allowed
+
+
+class ReadOnlyAuditAdmin(admin.ModelAdmin):
+    actions = None
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return may_read_audit(request)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return may_read_audit(request)
+
+
+class GamingDayExportForm(forms.Form):
+    gaming_day = forms.DateField(
+        widget=forms.DateInput(attrs={"type": "date"}), help_text="Starts 06:00 casino time."
+    )
+    format = forms.ChoiceField(choices=[(fmt, fmt.upper()) for fmt in FORMATS])
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(ReadOnlyAuditAdmin):
+    list_display = ("seq", "occurred_at", "event_type", "kind", "actor_label", "table_name", "subject_label")
+    list_filter = ("kind", "actor_kind")
+    search_fields = (
+        "=event_type",
+        "=username",
+        "=terminal_name",
+        "=request_id",
+        "=idempotency_key",
+        "subject_label",
+    )
+    ordering = ("-seq",)
+    date_hierarchy = "occurred_at"
+    show_full_result_count = False
+
+    @admin.display(description="actor")
+    def actor_label(self, event: AuditEvent) -> str:
+        return event.actor_label
+
+    def get_urls(self) -> list[URLPattern]:
+        export = path("export/", self.admin_site.admin_view(self.export_view), name="audit_auditevent_export")
+        return [export, *super().get_urls()]
+
+    def export_view(self, request: HttpRequest) -> HttpResponseBase:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        form = GamingDayExportForm(request.GET if "gaming_day" in request.GET else None)
+        if form.is_valid():
+            day, fmt = form.cleaned_data["gaming_day"], form.cleaned_data["format"]
+            user = request.user
+            with transaction.atomic():
+                # Reading the audit trail out of the system is itself on the record.
+                record_event(
+                    event_type="audit.export.downloaded",
+                    actor=AuditActor(
+                        kind="user",
+                        user_id=user.pk,
+                        username=user.get_username(),
+                        role=StaffRole.COMPLIANCE if not user.is_superuser else "superuser",
+                    ),
+                    table_id=None,
+                    subject_type="gaming_day",
+                    subject_id=day.isoformat(),
+                    subject_label=f"gaming day {day.isoformat()} ({fmt})",
+                    occurred_at=timezone.now(),
+                )
+            response = StreamingHttpResponse(
+                export_gaming_day(day=day, fmt=fmt), content_type=CONTENT_TYPES[fmt]
+            )
+            response["Content-Disposition"] = f'attachment; filename="{filename_for(day=day, fmt=fmt)}"'
+            return response
+        context = {
+            **self.admin_site.each_context(request),
+            "form": form,
+            "opts": self.model._meta,
+            "title": "Export the audit events of a gaming day",
+        }
+        return TemplateResponse(request, "admin/audit/auditevent/export.html", context)
+
+
+@admin.register(AuditCheckpoint)
+class AuditCheckpointAdmin(ReadOnlyAuditAdmin):
+    list_display = ("created_at", "ok", "events", "head_seq", "head_hash")
+    list_filter = ("ok",)
+    ordering = ("-created_at",)
+
+
+class HistoryAdmin(ReadOnlyAuditAdmin):
+    list_display = ("pgh_created_at", "pgh_label", "pgh_obj_id", "request_id", "changed_by")
+    list_filter = ("pgh_label",)
+    search_fields = ("=pgh_obj_id",)
+    ordering = ("-pgh_id",)
+
+    @admin.display(description="request id")
+    def request_id(self, event: Any) -> str:
+        return str((event.pgh_context or {}).get("request_id", ""))
+
+    @admin.display(description="by")
+    def changed_by(self, event: Any) -> str:
+        context = event.pgh_context or {}
+        return str(context.get("username") or context.get("terminal_name") or "")
+
+
+for _history_model in HISTORY_MODELS:
+    admin.site.register(_history_model, HistoryAdmin)

@@ -1,0 +1,93 @@
+"""Reads of the audit trail: compliance queries, gaming-day exports and the chain stream."""
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+from django.db import connection
+from django.db.models import Q, QuerySet
+
+from audit.chain import canonical_sql
+from audit.models import AuditCheckpoint, AuditEvent
+from casino.gaming_day import shift_bounds
+
+
+def list_events(
+    *,
+    since: dt.datetime | None = None,
+    until: dt.datetime | None = None,
+    table_id: int | None = None,
+    actor: str | None = None,
+    event_type: str | None = None,
+) -> QuerySet[AuditEvent]:
+    """Events matching the filters, oldest first (by chain position).
+
+    `since` is inclusive and `until` exclusive, on `occurred_at`. `actor` is a
+    username or a terminal name. `event_type` is exact, or a prefix when it
+    ends in `.*` (`casino.round.*`).
+    """
+    events = AuditEvent.objects.all()
+    if since is not None:
+        events = events.filter(occurred_at__gte=since)
+    if until is not None:
+        events = events.filter(occurred_at__lt=until)
+    if table_id is not None:
+        events = events.filter(table_id=table_id)
+    if actor:
+        events = events.filter(Q(username=actor) | Q(terminal_name=actor))
+    if event_type:
+        if event_type.endswith(".*"):
+            events = events.filter(event_type__startswith=event_type[:-1])
+        else:
+            events = events.filter(event_type=event_type)
+    return events.order_by("seq")
+
+
+def gaming_day_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    """[start, end) of a gaming day: from its day-shift start to the next day's."""
+    start, _ = shift_bounds(day, "day")
+    end, _ = shift_bounds(day + dt.timedelta(days=1), "day")
+    return start, end
+
+
+def events_for_gaming_day(*, day: dt.date) -> QuerySet[AuditEvent]:
+    start, end = gaming_day_bounds(day)
+    return list_events(since=start, until=end)
+
+
+def checkpoint_anchors() -> dict[int, str]:
+    """Heads recorded by successful verifications: seq -> hash."""
+    rows = AuditCheckpoint.objects.filter(ok=True, head_seq__isnull=False).values_list(
+        "head_seq", "head_hash"
+    )
+    return {seq: head for seq, head in rows if seq is not None}
+
+
+def _chain_sql(where: str) -> str:
+    table = AuditEvent._meta.db_table
+    return (
+        f'SELECT "id", "seq", "prev_hash", {canonical_sql()}, "hash" FROM "{table}" '  # noqa: S608 (constants only)
+        f'WHERE {where} ORDER BY "seq"'
+    )
+
+
+def stream_chain(*, after_seq: int = 0, chunk_size: int = 10_000) -> Iterator[tuple[Any, ...]]:
+    """`(id, seq, prev_hash, canonical_text, hash)` of every event after `after_seq`, in seq order.
+
+    The server renders each event's canonical text (`audit.chain.canonical_sql`)
+    and a server-side cursor fetches `chunk_size` rows at a time, so memory
+    stays flat however long the chain. Must run inside a transaction (the
+    cursor lives as long as it).
+    """
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(_chain_sql('"seq" > %s'), [after_seq])
+        while rows := cursor.fetchmany(chunk_size):
+            yield from rows
+
+
+def chain_row(*, seq: int) -> tuple[Any, ...] | None:
+    """`(id, seq, prev_hash, canonical_text, hash)` of one event, or None."""
+    with connection.cursor() as cursor:
+        cursor.execute(_chain_sql('"seq" = %s'), [seq])
+        row: tuple[Any, ...] | None = cursor.fetchone()
+    return row

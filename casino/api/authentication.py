@@ -1,0 +1,77 @@
+"""`Authorization: Token <key>` for terminals and staff (API.md, Authentication)."""
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from rest_framework import authentication, exceptions
+from rest_framework.request import Request
+
+from casino.keys import key_matches, split_prefix
+from casino.models import StaffRole, StaffToken, Terminal
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: a terminal (bound to its table) or a staff member with a role."""
+
+    terminal: Terminal | None = None
+    user: AbstractBaseUser | None = None
+    role: str | None = None
+
+    is_authenticated = True
+
+    @property
+    def scope(self) -> str:
+        return f"terminal:{self.terminal.pk}" if self.terminal else f"user:{self.user.pk if self.user else 0}"
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.terminal is not None
+
+    def has_role(self, *roles: str) -> bool:
+        return self.role in roles
+
+    def __str__(self) -> str:
+        return self.terminal.name if self.terminal else str(self.user)
+
+
+SUPERVISOR_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS, StaffRole.ADMIN)
+
+
+class TokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Token"
+
+    def authenticate(self, request: Request) -> tuple[Principal, str] | None:
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed("The Authorization header must be `Token <key>`.")
+        try:
+            key = header[1].decode()
+        except UnicodeError as exc:
+            raise exceptions.AuthenticationFailed("The token is not valid.") from exc
+        principal = self._principal_for(key)
+        if principal is None:
+            raise exceptions.AuthenticationFailed("The token is not valid.")
+        return principal, key
+
+    def authenticate_header(self, request: Request) -> str:
+        return self.keyword
+
+    def _principal_for(self, key: str) -> Principal | None:
+        prefix = split_prefix(key)
+        if prefix is None:
+            return None
+        terminal = Terminal.objects.select_related("table", "dealer").filter(key_prefix=prefix).first()
+        if terminal is not None:
+            if terminal.is_active and key_matches(key, terminal.key_hash):
+                return Principal(terminal=terminal)
+            return None
+        token = StaffToken.objects.select_related("user", "user__staff").filter(key_prefix=prefix).first()
+        if token is None or not token.is_active or not token.user.is_active:
+            return None
+        if not key_matches(key, token.key_hash):
+            return None
+        role = getattr(getattr(token.user, "staff", None), "role", None)
+        return Principal(user=token.user, role=role)

@@ -1,0 +1,101 @@
+"""`Idempotency-Key` on every POST (API.md, Idempotency).
+
+The key, the change and the stored response commit in one transaction, so a
+request either happened once with its response saved, or did not happen at
+all (Brandur Leach's one-request-one-transaction model). A transaction-scoped
+advisory lock on (sender, key) makes a twin that arrives while the first is
+still running answer 409 at once instead of queueing behind it.
+"""
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino.api.problems import ProblemError
+from casino.models import IdempotencyRecord
+
+HEADER = "Idempotency-Key"
+MAX_KEY_LENGTH = 255
+
+Handler = Callable[..., Response]
+
+
+def _fingerprint(request: Request) -> str:
+    body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
+
+
+def _lock_id(scope: str, key: str) -> int:
+    digest = hashlib.sha256(f"{scope}\x00{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def _key_from(request: Request) -> str:
+    key = request.headers.get(HEADER)
+    if key is None or key == "":
+        raise ProblemError(
+            status_code=400, code="idempotency_key_required", detail=f"Every POST needs an {HEADER} header."
+        )
+    if len(key) > MAX_KEY_LENGTH or not key.isprintable():
+        raise ProblemError(
+            status_code=400,
+            code="invalid_idempotency_key",
+            detail=f"{HEADER} must be printable and at most {MAX_KEY_LENGTH} characters.",
+        )
+    return key
+
+
+def idempotent(handler: Handler) -> Handler:
+    """Wrap a view's `post`: replay, refuse reuse, and run the change exactly once."""
+
+    @functools.wraps(handler)
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = _key_from(request)
+        fingerprint = _fingerprint(request)
+        scope = request.user.scope  # type: ignore[union-attr]  # authenticated by then: a Principal
+        with transaction.atomic(durable=True):
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [_lock_id(scope, key)])
+                (acquired,) = cursor.fetchone()
+            if not acquired:
+                raise ProblemError(
+                    status_code=409,
+                    code="request_in_progress",
+                    detail="A request with this Idempotency-Key is still being processed; retry shortly.",
+                )
+            record = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
+            if record is not None:
+                if record.request_hash != fingerprint:
+                    raise ProblemError(
+                        status_code=422,
+                        code="idempotency_key_reused",
+                        detail="This Idempotency-Key was already used with a different request.",
+                    )
+                return Response(
+                    record.response_body,
+                    status=record.response_status,
+                    headers={"Idempotent-Replayed": "true"},
+                )
+            response = handler(view, request, *args, **kwargs)
+            IdempotencyRecord.objects.create(
+                scope=scope,
+                key=key,
+                method=request.method or "POST",
+                path=request.path[:255],
+                request_hash=fingerprint,
+                response_status=response.status_code,
+                # Stored as rendered, so a replay returns byte-for-byte what the first answer said.
+                response_body=json.loads(JSONRenderer().render(response.data)),
+                created_at=timezone.now(),
+            )
+            return response
+
+    return wrapper

@@ -1,0 +1,193 @@
+"""Input and output shapes of the terminal API (API.md). Outputs are documented
+serializers over plain dicts built by `casino.api.presenters`."""
+
+from rest_framework import serializers
+
+from bonus_tie.engine.kinds import PLACEABLE_KINDS
+from casino.api.fields import CentsField, StrictIntegerField
+from casino.engine.round import Action
+from casino.models import ShoeMode
+
+ROUND_STATES = ["dealing", "insurance", "playing", "dealer", "ready_to_settle", "settled", "void"]
+
+
+# --- inputs ------------------------------------------------------------------------------------
+
+
+class SignInInput(serializers.Serializer):
+    badge = serializers.CharField(max_length=32)
+    pin = serializers.CharField(max_length=32, trim_whitespace=False)
+
+
+class ShoeOpenInput(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=ShoeMode.values)
+    decks = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=1000)
+
+
+class WagerInput(serializers.Serializer):
+    # Any string: the engine answers unknown kinds with `unknown_wager_kind` (API.md).
+    kind = serializers.CharField(max_length=16, help_text=f"One of {' '.join(PLACEABLE_KINDS)}.")
+    amount_cents = CentsField()
+
+
+class SeatInput(serializers.Serializer):
+    seat = StrictIntegerField(min_value=-1000, max_value=1000, help_text="1 to 7; others are `invalid_seat`.")
+    player = serializers.CharField(max_length=100, allow_null=True, required=False, allow_blank=True)
+    wagers = WagerInput(many=True, allow_empty=True)
+
+
+class RoundOpenInput(serializers.Serializer):
+    seats = SeatInput(many=True, allow_empty=True)
+
+
+class CardInput(serializers.Serializer):
+    card = serializers.CharField(max_length=8, trim_whitespace=False)
+    expected_seq = StrictIntegerField(required=False, allow_null=True, min_value=0)
+
+
+class ActionInput(serializers.Serializer):
+    seat = StrictIntegerField(min_value=1, max_value=7)
+    hand = StrictIntegerField(min_value=0, max_value=7)
+    action = serializers.ChoiceField(choices=[a.value for a in Action])
+    amount_cents = CentsField(required=False, allow_null=True)
+    expected_seq = StrictIntegerField(required=False, allow_null=True, min_value=0)
+
+
+class SettleInput(serializers.Serializer):
+    expected_seq = StrictIntegerField(required=False, allow_null=True, min_value=0)
+
+
+class VoidInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+# --- outputs -----------------------------------------------------------------------------------
+
+
+class DealerOutput(serializers.Serializer):
+    cards = serializers.ListField(child=serializers.CharField())
+    total = serializers.IntegerField()
+    soft = serializers.BooleanField()
+    blackjack = serializers.BooleanField()
+    bust = serializers.BooleanField()
+
+
+class HandOutput(DealerOutput):
+    doubled = serializers.BooleanField()
+    split_from_aces = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=["playing", "stood", "bust", "blackjack", "surrendered"])
+
+
+class PlacedWagerOutput(serializers.Serializer):
+    kind = serializers.CharField()
+    amount_cents = serializers.IntegerField()
+
+
+class SeatOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True)
+    wagers = PlacedWagerOutput(many=True)
+    hands = HandOutput(many=True)
+
+
+class SettlementLineOutput(serializers.Serializer):
+    kind = serializers.CharField()
+    hand = serializers.IntegerField()
+    amount_cents = serializers.IntegerField()
+    result = serializers.ChoiceField(choices=["win", "lose", "push", "surrender"])
+    win_cents = serializers.IntegerField()
+    paid_cents = serializers.IntegerField()
+
+
+class SettlementSeatOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    wagers = SettlementLineOutput(many=True)
+
+
+class SettlementOutput(serializers.Serializer):
+    wagered_cents = serializers.IntegerField()
+    paid_cents = serializers.IntegerField()
+    house_net_cents = serializers.IntegerField()
+    aggregate_limit_applied = serializers.BooleanField()
+    aggregate_reduction_cents = serializers.IntegerField()
+    seats = SettlementSeatOutput(many=True)
+
+
+class RoundOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    shoe = serializers.IntegerField()
+    paytable_version = serializers.IntegerField()
+    seq = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=ROUND_STATES)
+    needs = serializers.JSONField(
+        allow_null=True,
+        help_text='{"kind": "card", "to": {"seat", "hand"} | "dealer"} | {"kind": "action", "seat", "hand", '
+        '"allowed"} | {"kind": "insurance", "seat", "max_cents"} | {"kind": "settle"} | null',
+    )
+    dealer = DealerOutput()
+    seats = SeatOutput(many=True)
+    settlement = SettlementOutput(allow_null=True)
+
+
+class ShoeOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    mode = serializers.ChoiceField(choices=ShoeMode.values)
+    decks = serializers.IntegerField()
+    cards_remaining = serializers.IntegerField()
+    commitment = serializers.CharField(allow_null=True)
+    cut_card_reached = serializers.BooleanField()
+    opened_at = serializers.DateTimeField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+
+
+class RevealOutput(serializers.Serializer):
+    order = serializers.ListField(child=serializers.CharField())
+    salt = serializers.CharField()
+    commitment = serializers.CharField()
+
+
+class ShoeClosedOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    closed_at = serializers.DateTimeField()
+    reveal = RevealOutput(allow_null=True)
+
+
+class KindLimitOutput(serializers.Serializer):
+    min_cents = serializers.IntegerField()
+    max_cents = serializers.IntegerField()
+
+
+class TableOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    decks = serializers.IntegerField()
+    limits = serializers.DictField(child=KindLimitOutput())
+    house_rules = serializers.DictField()
+    paytable_version = serializers.IntegerField(allow_null=True)
+    aggregate_limit_cents = serializers.IntegerField(allow_null=True)
+
+
+class TerminalDealerOutput(serializers.Serializer):
+    badge = serializers.CharField()
+    name = serializers.CharField()
+    signed_in_at = serializers.DateTimeField(allow_null=True)
+
+
+class TerminalOutput(serializers.Serializer):
+    terminal = serializers.DictField()
+    table = TableOutput()
+    dealer = TerminalDealerOutput(allow_null=True)
+    shoe = ShoeOutput(allow_null=True)
+    round = RoundOutput(allow_null=True)
+
+
+class SignInOutput(serializers.Serializer):
+    terminal = serializers.CharField()
+    dealer = TerminalDealerOutput()
+
+
+class SignOutOutput(serializers.Serializer):
+    terminal = serializers.CharField()
+    dealer = TerminalDealerOutput(allow_null=True)

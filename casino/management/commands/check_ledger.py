@@ -1,0 +1,17 @@
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from casino.ledger_checks import CHECKS, find_violations
+
+
+class Command(BaseCommand):
+    help = "Verify every ledger invariant; exits non-zero on any violation."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        violations = find_violations()
+        for violation in violations:
+            self.stderr.write(f"VIOLATION [{violation.check}]: {violation.detail}")
+        if violations:
+            raise CommandError(f"{len(violations)} ledger violation(s) found.")
+        self.stdout.write(f"Ledger OK: {len(CHECKS)} checks passed.")

@@ -1,0 +1,74 @@
+"""The double-entry ledger: every money movement is one balanced transaction.
+
+Entries are signed cents (money into an account is positive). The database
+refuses a transaction whose entries do not sum to zero (a deferred constraint
+trigger checked at commit) and refuses any UPDATE or DELETE of ledger rows.
+Balances are sums of entries; there is no stored balance to drift.
+"""
+
+from django.db import models
+from django.db.models import Q
+
+from casino.models.floor import Table
+
+
+class AccountKind(models.TextChoices):
+    TRAY = "tray", "Table chip tray (bank)"
+    WAGERS = "wagers", "Wagers in play"
+    DROP = "drop", "Drop box"
+    PATRONS = "patrons", "Patrons at the table"
+    CAGE = "cage", "Cage"
+
+
+class Account(models.Model):
+    kind = models.CharField(max_length=16, choices=AccountKind.choices)
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT, related_name="accounts")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "table"], name="account_one_per_kind_and_table"),
+            models.UniqueConstraint(
+                fields=["kind"], condition=Q(table__isnull=True), name="account_one_house_account_per_kind"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="cage", table__isnull=True) | (~Q(kind="cage") & Q(table__isnull=False)),
+                name="account_cage_is_house_wide_others_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} ({self.table})" if self.table_id else self.kind
+
+
+class MovementKind(models.TextChoices):
+    WAGER = "wager", "Wager placed"
+    PAYOUT = "payout", "Round settled"
+    VOID = "void", "Round voided, wagers returned"
+    BUY_IN = "buy_in", "Buy-in"
+    FILL = "fill", "Fill"
+    CREDIT = "credit", "Credit"
+    OPENER = "opener", "Table opened with its inventory"
+
+
+class LedgerTransaction(models.Model):
+    kind = models.CharField(max_length=16, choices=MovementKind.choices)
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="ledger_transactions")
+    round = models.ForeignKey(
+        "casino.Round", null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_transactions"
+    )
+    memo = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField()
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=8)
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"
+
+
+class LedgerEntry(models.Model):
+    transaction = models.ForeignKey(LedgerTransaction, on_delete=models.PROTECT, related_name="entries")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    amount_cents = models.BigIntegerField()
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=~Q(amount_cents=0), name="ledger_entry_not_zero")]

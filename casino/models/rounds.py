@@ -1,0 +1,208 @@
+"""Shoes, rounds, wagers, the ordered card and action events, and settlements."""
+
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.db import models
+from django.db.models import Q
+
+from bonus_tie.engine.kinds import WagerKind
+from casino.models.floor import Dealer, Table, Terminal
+
+
+class ShoeMode(models.TextChoices):
+    REPORTED = "reported", "Reported (physical cards)"
+    ELECTRONIC = "electronic", "Electronic (service shuffles and deals)"
+
+
+class Shoe(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shoes")
+    mode = models.CharField(max_length=16, choices=ShoeMode.choices)
+    decks = models.PositiveSmallIntegerField()
+    # Cards drawn so far, in order; the remaining composition is the full shoe minus these.
+    dealt = ArrayField(models.CharField(max_length=2), default=list, blank=True)
+    # Electronic shoes: the shuffled order and salt stay secret until the shoe closes.
+    order = ArrayField(models.CharField(max_length=2), null=True, blank=True)
+    salt_hex = models.CharField(max_length=64, blank=True)
+    commitment = models.CharField(max_length=64, blank=True)
+    cut_card_reached = models.BooleanField(default=False)
+    opened_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(closed_at__isnull=True), name="shoe_one_open_per_table"
+            ),
+            models.CheckConstraint(condition=Q(decks__in=[6, 8]), name="shoe_decks_6_or_8"),
+            models.CheckConstraint(
+                condition=Q(mode="reported") | (Q(order__isnull=False) & ~Q(commitment="")),
+                name="shoe_electronic_has_order_and_commitment",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"shoe {self.pk} at {self.table}"
+
+
+class RoundState(models.TextChoices):
+    DEALING = "dealing"
+    INSURANCE = "insurance"
+    PLAYING = "playing"
+    DEALER = "dealer"
+    READY_TO_SETTLE = "ready_to_settle"
+    SETTLED = "settled"
+    VOID = "void"
+
+
+OPEN_ROUND_STATES = [
+    RoundState.DEALING,
+    RoundState.INSURANCE,
+    RoundState.PLAYING,
+    RoundState.DEALER,
+    RoundState.READY_TO_SETTLE,
+]
+
+
+class Round(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="rounds")
+    paytable = models.ForeignKey("bonus_tie.PaytableVersion", on_delete=models.PROTECT, related_name="rounds")
+    # The house rules and aggregate limit in force when the round opened.
+    rules = models.JSONField()
+    aggregate_limit_cents = models.BigIntegerField(null=True, blank=True)
+    seq = models.PositiveIntegerField(default=0)
+    state = models.CharField(max_length=20, choices=RoundState.choices)
+    terminal = models.ForeignKey(Terminal, on_delete=models.PROTECT, related_name="rounds")
+    dealer = models.ForeignKey(Dealer, on_delete=models.PROTECT, related_name="rounds")
+    opened_at = models.DateTimeField()
+    settled_at = models.DateTimeField(null=True, blank=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.TextField(blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(state__in=OPEN_ROUND_STATES), name="round_one_open_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.pk} at {self.table}"
+
+
+class RoundSeat(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], name="round_seat_unique"),
+            models.CheckConstraint(condition=Q(seat__gte=1, seat__lte=7), name="round_seat_1_to_7"),
+        ]
+
+
+class WagerSource(models.TextChoices):
+    OPEN = "open", "Placed when the round opened"
+    DOUBLE = "double", "Double down"
+    SPLIT = "split", "Split"
+    INSURANCE = "insurance", "Insurance"
+
+
+class Wager(models.Model):
+    """One stake put at risk: at the open, or later by a double, split or insurance."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="wagers")
+    seat = models.PositiveSmallIntegerField()
+    hand = models.PositiveSmallIntegerField(default=0)
+    kind = models.CharField(max_length=16, choices=[(k.value, k.value) for k in WagerKind])
+    source = models.CharField(max_length=16, choices=WagerSource.choices)
+    amount_cents = models.BigIntegerField()
+    placed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(amount_cents__gt=0), name="wager_amount_positive")]
+
+
+class EventKind(models.TextChoices):
+    CARD = "card"
+    ACTION = "action"
+
+
+class RoundEvent(models.Model):
+    """Every card and action of a round, in order: the round's state is their replay."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=EventKind.choices)
+    card = models.CharField(max_length=2, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    action = models.CharField(max_length=20, blank=True)
+    amount_cents = models.BigIntegerField(null=True, blank=True)
+    terminal = models.ForeignKey(Terminal, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    dealer = models.ForeignKey(Dealer, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="round_event_number_unique"),
+            models.CheckConstraint(
+                condition=(Q(kind="card") & ~Q(card="")) | (Q(kind="action") & ~Q(action="")),
+                name="round_event_card_or_action",
+            ),
+        ]
+
+
+class Settlement(models.Model):
+    round = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="settlement")
+    wagered_cents = models.BigIntegerField()
+    paid_cents = models.BigIntegerField()
+    house_net_cents = models.BigIntegerField()
+    aggregate_limit_applied = models.BooleanField(default=False)
+    aggregate_reduction_cents = models.BigIntegerField(default=0)
+    settled_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(house_net_cents=models.F("wagered_cents") - models.F("paid_cents")),
+                name="settlement_house_net_is_wagered_minus_paid",
+            ),
+            models.CheckConstraint(
+                condition=Q(wagered_cents__gte=0, paid_cents__gte=0, aggregate_reduction_cents__gte=0),
+                name="settlement_amounts_not_negative",
+            ),
+        ]
+
+
+class SettlementResult(models.TextChoices):
+    WIN = "win"
+    LOSE = "lose"
+    PUSH = "push"
+    SURRENDER = "surrender"
+
+
+class SettlementLine(models.Model):
+    settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="lines")
+    seat = models.PositiveSmallIntegerField()
+    hand = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=16, choices=[(k.value, k.value) for k in WagerKind])
+    amount_cents = models.BigIntegerField()
+    result = models.CharField(max_length=16, choices=SettlementResult.choices)
+    win_cents = models.BigIntegerField()
+    paid_cents = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["settlement", "seat", "hand", "kind"], name="settlement_line_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(amount_cents__gt=0, win_cents__gte=0, paid_cents__gte=0),
+                name="settlement_line_amounts",
+            ),
+        ]

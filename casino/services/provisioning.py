@@ -1,0 +1,152 @@
+"""Creating tables with their terminal and dealer, and staff accounts, without the admin."""
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
+from django.db import transaction
+
+from audit.context import AuditActor
+from audit.services import record_event
+from bonus_tie.engine.kinds import PLACEABLE_KINDS, WagerKind
+from casino import ledger
+from casino.engine.shoe import check_decks
+from casino.errors import ConflictError, ServiceError
+from casino.keys import hash_pin, new_api_key, new_pin
+from casino.models import (
+    Casino,
+    Dealer,
+    Pit,
+    StaffProfile,
+    StaffRole,
+    StaffToken,
+    Table,
+    TableLimit,
+    Terminal,
+)
+
+# Default stake limits of a new table, in cents: $5-$1,000 primary, $1-$500 per bonus wager.
+DEFAULT_LIMITS: dict[WagerKind, tuple[int, int]] = {
+    kind: (500, 100_000) if kind is WagerKind.PRIMARY else (100, 50_000) for kind in PLACEABLE_KINDS
+}
+SYSTEM = AuditActor(kind="system", username="provisioning")
+
+
+@dataclass(frozen=True)
+class ProvisionedTable:
+    table: Table
+    terminal: Terminal
+    terminal_token: str
+    dealer: Dealer
+    dealer_pin: str
+
+
+@dataclass(frozen=True)
+class ProvisionedStaff:
+    user: AbstractUser
+    role: str
+    password: str
+    token: str
+
+
+def _ratio(text: str) -> tuple[int, int]:
+    if text not in ("3:2", "6:5"):
+        raise ServiceError("invalid_blackjack_pays", "Blackjack pays 3:2 or 6:5.", field="blackjack_pays")
+    num, den = text.split(":")
+    return int(num), int(den)
+
+
+@transaction.atomic
+def provision_table(
+    *,
+    name: str,
+    decks: int,
+    h17: bool = False,
+    blackjack_pays: str = "3:2",
+    aggregate_limit_cents: int | None = None,
+    surrender: bool = False,
+    pit_name: str = "Main pit",
+    casino_name: str = "Main casino",
+    dealer_name: str = "",
+    now: dt.datetime,
+) -> ProvisionedTable:
+    check_decks(decks)
+    num, den = _ratio(blackjack_pays)
+    if aggregate_limit_cents is not None and aggregate_limit_cents <= 0:
+        raise ServiceError("invalid_aggregate_limit", "The aggregate limit is a positive number of cents.")
+    if Table.objects.filter(name=name).exists():
+        raise ConflictError("table_exists", f"A table named {name!r} already exists.")
+    casino, _ = Casino.objects.get_or_create(name=casino_name)
+    pit, _ = Pit.objects.get_or_create(casino=casino, name=pit_name)
+    table = Table.objects.create(
+        pit=pit,
+        name=name,
+        decks=decks,
+        dealer_hits_soft_17=h17,
+        blackjack_pays_num=num,
+        blackjack_pays_den=den,
+        surrender=surrender,
+        aggregate_limit_cents=aggregate_limit_cents,
+    )
+    TableLimit.objects.bulk_create(
+        TableLimit(table=table, kind=kind, min_cents=low, max_cents=high)
+        for kind, (low, high) in DEFAULT_LIMITS.items()
+    )
+    ledger.open_table_accounts(table=table)
+    key = new_api_key()
+    terminal = Terminal.objects.create(
+        table=table, name=f"{name}-T1", key_prefix=key.prefix, key_hash=key.key_hash
+    )
+    pin = new_pin()
+    badge = f"D{secrets.randbelow(10**6):06d}"
+    while Dealer.objects.filter(badge=badge).exists():
+        badge = f"D{secrets.randbelow(10**6):06d}"
+    dealer = Dealer.objects.create(badge=badge, name=dealer_name or f"Dealer {badge}", pin_hash=hash_pin(pin))
+    record_event(
+        event_type="casino.table.provisioned",
+        actor=SYSTEM,
+        table_id=table.pk,
+        subject_type="table",
+        subject_id=str(table.pk),
+        subject_label=name,
+        after={"decks": decks, "h17": h17, "blackjack_pays": blackjack_pays, "surrender": surrender,
+               "aggregate_limit_cents": aggregate_limit_cents, "terminal": terminal.name, "dealer": badge},
+        occurred_at=now,
+    )  # fmt: skip
+    return ProvisionedTable(
+        table=table, terminal=terminal, terminal_token=key.key, dealer=dealer, dealer_pin=pin
+    )
+
+
+@transaction.atomic
+def create_staff(
+    *, username: str, role: str, password: str | None = None, now: dt.datetime
+) -> ProvisionedStaff:
+    if role not in StaffRole.values:
+        raise ServiceError(
+            "invalid_role", f"Role must be one of {', '.join(StaffRole.values)}.", field="role"
+        )
+    user_model = get_user_model()
+    if user_model.objects.filter(username=username).exists():
+        raise ConflictError("user_exists", f"A user named {username!r} already exists.")
+    password = password or secrets.token_urlsafe(16)
+    is_admin = role == StaffRole.ADMIN
+    user = user_model.objects.create_user(
+        username=username, password=password, is_staff=True, is_superuser=is_admin
+    )
+    StaffProfile.objects.create(user=user, role=role)
+    key = new_api_key()
+    StaffToken.objects.create(user=user, key_prefix=key.prefix, key_hash=key.key_hash)
+    record_event(
+        event_type="casino.staff.created",
+        actor=SYSTEM,
+        table_id=None,
+        subject_type="user",
+        subject_id=str(user.pk),
+        subject_label=username,
+        after={"role": role},
+        occurred_at=now,
+    )
+    return ProvisionedStaff(user=user, role=role, password=password, token=key.key)

@@ -1,0 +1,81 @@
+"""Opening and closing shoes, reported or electronic (RULES.md §1.1)."""
+
+import datetime as dt
+import secrets
+
+from django.db import transaction
+
+from audit.context import AuditActor
+from audit.services import record_event
+from casino.engine.shoe import check_decks, commitment, shuffle_order
+from casino.errors import ConflictError, NotFoundError
+from casino.locks import lock_open_shoe, lock_table
+from casino.models import OPEN_ROUND_STATES, Round, Shoe, ShoeMode, Table
+
+SALT_BYTES = 32
+
+
+def _close(shoe: Shoe, *, actor: AuditActor, now: dt.datetime, reason: str) -> Shoe:
+    shoe.closed_at = now
+    shoe.save(update_fields=["closed_at"])
+    record_event(
+        event_type="casino.shoe.closed",
+        actor=actor,
+        table_id=shoe.table_id,
+        subject_type="shoe",
+        subject_id=str(shoe.pk),
+        subject_label=f"shoe {shoe.pk}",
+        before={"closed_at": None},
+        after={"closed_at": now.isoformat(), "reason": reason, "cards_dealt": len(shoe.dealt)},
+        occurred_at=now,
+    )
+    return shoe
+
+
+def _refuse_if_round_open(table: Table) -> None:
+    if Round.objects.filter(table=table, state__in=OPEN_ROUND_STATES).exists():
+        raise ConflictError("round_in_progress", "The table has an open round; settle or void it first.")
+
+
+@transaction.atomic
+def open_shoe(
+    *, table: Table, mode: ShoeMode, decks: int | None, actor: AuditActor, now: dt.datetime
+) -> Shoe:
+    """Start a new shoe at the table, closing the previous one."""
+    decks = check_decks(table.decks if decks is None else decks)
+    table = lock_table(table_id=table.pk)
+    _refuse_if_round_open(table)
+    previous = lock_open_shoe(table=table)
+    if previous is not None:
+        _close(previous, actor=actor, now=now, reason="replaced")
+    shoe = Shoe(table=table, mode=mode, decks=decks, opened_at=now)
+    if mode == ShoeMode.ELECTRONIC:
+        order = shuffle_order(decks=decks, rng=secrets.SystemRandom())
+        salt = secrets.token_bytes(SALT_BYTES)
+        shoe.order = [str(card) for card in order]
+        shoe.salt_hex = salt.hex()
+        shoe.commitment = commitment(order, salt)
+    shoe.save()
+    record_event(
+        event_type="casino.shoe.opened",
+        actor=actor,
+        table_id=table.pk,
+        subject_type="shoe",
+        subject_id=str(shoe.pk),
+        subject_label=f"shoe {shoe.pk}",
+        after={"mode": mode, "decks": decks, "commitment": shoe.commitment or None},
+        occurred_at=now,
+    )
+    return shoe
+
+
+@transaction.atomic
+def close_shoe(*, table: Table, shoe_id: int, actor: AuditActor, now: dt.datetime) -> Shoe:
+    table = lock_table(table_id=table.pk)
+    shoe = Shoe.objects.select_for_update().filter(pk=shoe_id, table=table).first()
+    if shoe is None:
+        raise NotFoundError("not_found", f"No shoe {shoe_id} at this table.")
+    if shoe.closed_at is not None:
+        return shoe
+    _refuse_if_round_open(table)
+    return _close(shoe, actor=actor, now=now, reason="closed")

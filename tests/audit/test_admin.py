@@ -1,0 +1,83 @@
+"""The admin shows the audit trail read-only, to compliance only, and exports a gaming day."""
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth.models import User
+from django.http import StreamingHttpResponse
+from django.test import Client
+
+from audit.models import AuditEvent
+from casino.models import StaffProfile
+from tests.audit.conftest import append
+
+pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.audit.urls")]
+
+CHANGELIST = "/admin/audit/auditevent/"
+EXPORT = "/admin/audit/auditevent/export/"
+
+
+def _login(role: str) -> Client:
+    user = User.objects.create_user(username=f"admin-{role}", password="not-used-1", is_staff=True)
+    StaffProfile.objects.create(user=user, role=role)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def event() -> AuditEvent:
+    return append(occurred_at=dt.datetime(2026, 11, 20, 15, 0, tzinfo=dt.UTC), subject_label="round 77")
+
+
+def test_compliance_sees_the_events_read_only(event) -> None:
+    client = _login("compliance")
+
+    listing = client.get(CHANGELIST)
+    detail = client.get(f"{CHANGELIST}{event.pk}/change/")
+
+    assert listing.status_code == 200
+    assert b"round 77" in listing.content
+    assert b"Export a gaming day" in listing.content
+    assert detail.status_code == 200
+    assert b'name="_save"' not in detail.content
+    assert client.get(f"{CHANGELIST}add/").status_code == 403
+    assert client.post(f"{CHANGELIST}{event.pk}/delete/").status_code == 403
+    assert (
+        client.post(CHANGELIST, {"action": "delete_selected", "_selected_action": [event.pk]}).status_code
+        == 200
+    )
+    assert AuditEvent.objects.filter(pk=event.pk).exists()
+
+
+def test_compliance_exports_a_gaming_day_and_the_export_is_recorded(settings, event) -> None:
+    settings.CASINO_TIME_ZONE = "America/Los_Angeles"
+    client = _login("compliance")
+
+    form = client.get(EXPORT)
+    response = client.get(EXPORT, {"gaming_day": "2026-11-20", "format": "csv"})
+
+    assert form.status_code == 200
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="audit-2026-11-20.csv"'
+    assert isinstance(response, StreamingHttpResponse)
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert len(lines) == 2
+    assert lines[1].startswith(f"{event.seq},{event.pk},2026-11-20,")
+    recorded = AuditEvent.objects.get(event_type="audit.export.downloaded")
+    assert (recorded.username, recorded.subject_id) == ("admin-compliance", "2026-11-20")
+
+
+def test_a_bad_export_request_shows_the_form_again() -> None:
+    response = _login("compliance").get(EXPORT, {"gaming_day": "someday", "format": "pdf"})
+
+    assert response.status_code == 200
+    assert b"errorlist" in response.content
+
+
+@pytest.mark.parametrize("role", ["pit_boss", "admin", "floor_supervisor"])
+def test_other_staff_cannot_see_or_export(role: str, event) -> None:
+    client = _login(role)
+
+    assert client.get(CHANGELIST).status_code == 403
+    assert client.get(EXPORT, {"gaming_day": "2026-11-20", "format": "csv"}).status_code == 403

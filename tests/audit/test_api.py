@@ -1,0 +1,222 @@
+"""GET /api/v1/audit/events/ and /verify/: compliance only, filters, pagination, problem+json."""
+
+import base64
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from rest_framework.test import APIClient
+
+from audit.context import AuditActor
+from audit.models import AuditEvent
+from tests.audit.conftest import Keyed, append
+
+pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.audit.urls")]
+
+EVENTS = "/api/v1/audit/events/"
+VERIFY = "/api/v1/audit/verify/"
+PAT = AuditActor(kind="user", user_id=11, username="pat", role="pit_boss")
+T1 = AuditActor(kind="terminal", terminal_id=21, terminal_name="T-BJ-01", dealer_id=4, dealer_badge="D4")
+
+
+@pytest.fixture(autouse=True)
+def _middleware(settings) -> None:
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, "audit.middleware.RequestContextMiddleware"]
+
+
+def _get(client: APIClient, who: Keyed | None, url: str, **params: str | int) -> Any:
+    if who is None:
+        return client.get(url, params)
+    return client.get(url, params, HTTP_AUTHORIZATION=who.header)
+
+
+@pytest.fixture
+def five_events(table) -> list[AuditEvent]:
+    base = dt.datetime(2026, 11, 20, 14, 0, tzinfo=dt.UTC)
+    return [
+        append(event_type="casino.round.opened", actor=T1, table_id=table.pk, occurred_at=base),
+        append(
+            event_type="casino.round.settled",
+            actor=T1,
+            table_id=table.pk,
+            occurred_at=base + dt.timedelta(hours=1),
+        ),
+        append(
+            event_type="casino.fill.approved",
+            actor=PAT,
+            table_id=table.pk,
+            occurred_at=base + dt.timedelta(hours=2),
+        ),
+        append(
+            event_type="bonus_tie.paytable.approved",
+            actor=PAT,
+            table_id=None,
+            occurred_at=base + dt.timedelta(hours=3),
+        ),
+        append(
+            event_type="casino.round.voided",
+            actor=PAT,
+            table_id=table.pk + 1,
+            occurred_at=base + dt.timedelta(hours=4),
+        ),
+    ]
+
+
+def test_compliance_reads_events_oldest_first(api_client, compliance, five_events, table) -> None:
+    response = _get(api_client, compliance, EVENTS)
+
+    assert response.status_code == 200
+    body = response.json()
+    assert [event["seq"] for event in body["results"]] == [1, 2, 3, 4, 5]
+    first = body["results"][0]
+    assert first["event_type"] == "casino.round.opened"
+    assert first["actor"] == {
+        "kind": "terminal",
+        "terminal_id": 21,
+        "terminal_name": "T-BJ-01",
+        "user_id": None,
+        "username": "",
+        "role": "",
+        "dealer_id": 4,
+        "dealer_badge": "D4",
+    }
+    assert (first["table"], first["table_name"]) == (table.pk, table.name)
+    assert first["subject"] == {"type": "round", "id": "1", "label": "round 1"}
+    assert first["after"] == {"state": "settled", "paid_cents": 19200}
+    assert first["hash"] == five_events[0].hash
+    assert first["prev_hash"] == "0" * 64
+    assert response["X-Request-ID"]
+
+
+@pytest.mark.parametrize(
+    ("params", "seqs"),
+    [
+        ({"since": "2026-11-20T16:00:00Z"}, [3, 4, 5]),
+        ({"until": "2026-11-20T16:00:00Z"}, [1, 2]),
+        ({"since": "2026-11-20T07:00:00-08:00", "until": "2026-11-20T09:00:00-08:00"}, [2, 3]),
+        ({"since": "2026-11-20T15:00:00 00:00"}, [2, 3, 4, 5]),  # a `+` that arrived as a space
+        ({"actor": "pat"}, [3, 4, 5]),
+        ({"actor": "T-BJ-01"}, [1, 2]),
+        ({"actor": "nobody"}, []),
+        ({"event_type": "casino.round.settled"}, [2]),
+        ({"event_type": "casino.round.*"}, [1, 2, 5]),
+        ({"event_type": "casino.*"}, [1, 2, 3, 5]),
+        ({"event_type": "casino.round"}, []),
+        ({"event_type": "casino.round.*", "actor": "pat"}, [5]),
+    ],
+)
+def test_filters(api_client, compliance, five_events, params, seqs) -> None:
+    response = _get(api_client, compliance, EVENTS, **params)
+
+    assert response.status_code == 200, response.json()
+    assert [event["seq"] for event in response.json()["results"]] == seqs
+
+
+def test_table_filter(api_client, compliance, five_events, table) -> None:
+    response = _get(api_client, compliance, EVENTS, table=table.pk)
+
+    assert [event["seq"] for event in response.json()["results"]] == [1, 2, 3]
+
+
+def test_pagination_is_stable_while_events_keep_arriving(api_client, compliance, five_events) -> None:
+    first = _get(api_client, compliance, EVENTS, page_size=2).json()
+    append(event_type="casino.round.opened")  # #6 arrives between pages
+    second = api_client.get(first["next"], HTTP_AUTHORIZATION=compliance.header).json()
+    third = api_client.get(second["next"], HTTP_AUTHORIZATION=compliance.header).json()
+
+    assert [event["seq"] for event in first["results"]] == [1, 2]
+    assert [event["seq"] for event in second["results"]] == [3, 4]
+    assert [event["seq"] for event in third["results"]] == [5, 6]
+    assert third["next"] is None
+    back = api_client.get(third["previous"], HTTP_AUTHORIZATION=compliance.header).json()
+    assert [event["seq"] for event in back["results"]] == [3, 4]
+
+
+@pytest.mark.parametrize(
+    ("params", "code", "field"),
+    [
+        ({"since": "yesterday"}, "invalid_filter", "since"),
+        ({"since": "2026-11-20T06:00:00"}, "invalid_filter", "since"),
+        ({"until": "2026-13-45T06:00:00Z"}, "invalid_filter", "until"),
+        ({"since": "0001-01-01T00:00:00+05:00"}, "invalid_filter", "since"),
+        ({"since": "2026-11-21T00:00:00Z", "until": "2026-11-20T00:00:00Z"}, "invalid_filter", "until"),
+        ({"table": "BJ-01"}, "invalid_filter", "table"),
+        ({"table": "0"}, "invalid_filter", "table"),
+        ({"table": str(2**70)}, "invalid_filter", "table"),
+        ({"event_type": "Round Settled"}, "invalid_filter", "event_type"),
+        ({"event_type": "casino.*.settled"}, "invalid_filter", "event_type"),
+        ({"actor": "x" * 151}, "invalid_filter", "actor"),
+        ({"page_size": "0"}, "invalid_filter", "page_size"),
+        ({"page_size": "lots"}, "invalid_filter", "page_size"),
+        ({"cursor": "not-a-cursor"}, "invalid_cursor", "cursor"),
+        ({"cursor": base64.b64encode(b"p=abc").decode()}, "invalid_cursor", "cursor"),
+        ({"cursor": base64.b64encode(b"p=99999999999999999999999").decode()}, "invalid_cursor", "cursor"),
+    ],
+)
+def test_bad_filters_are_400_problems(api_client, compliance, five_events, params, code, field) -> None:
+    response = _get(api_client, compliance, EVENTS, **params)
+
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body["code"] == code
+    assert body["status"] == 400
+    assert [error["field"] for error in body["errors"]] == [field]
+
+
+@pytest.mark.parametrize("url", [EVENTS, VERIFY])
+def test_other_roles_and_terminals_get_403_and_the_refusal_is_recorded(
+    api_client, pit_boss, terminal, url
+) -> None:
+    by_role = _get(api_client, pit_boss, url)
+    by_terminal = _get(api_client, terminal, url)
+
+    for response in (by_role, by_terminal):
+        assert response.status_code == 403
+        assert response["Content-Type"] == "application/problem+json"
+        assert response.json()["code"] == "permission_denied"
+    refusals = AuditEvent.objects.filter(event_type="audit.access.denied").order_by("seq")
+    assert [(event.kind, event.actor_kind, event.role, event.terminal_name) for event in refusals] == [
+        ("rejection", "user", "pit_boss", ""),
+        ("rejection", "terminal", "", terminal.terminal.name),
+    ]
+    assert refusals[0].request_id == by_role["X-Request-ID"]
+
+
+@pytest.mark.parametrize("url", [EVENTS, VERIFY])
+def test_without_a_token_it_is_401(api_client, url) -> None:
+    response = _get(api_client, None, url)
+
+    assert response.status_code == 401
+    assert response.json()["code"] == "not_authenticated"
+
+
+def test_verify_reports_an_intact_chain(api_client, compliance, five_events) -> None:
+    response = _get(api_client, compliance, VERIFY)
+
+    assert response.status_code == 200
+    assert response.json() == {"ok": True, "events": 5, "head": five_events[-1].hash}
+
+
+def test_verify_reports_the_first_broken_link(api_client, compliance, five_events) -> None:
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute("UPDATE audit_auditevent SET username = 'mallory' WHERE seq = 3")
+
+    response = _get(api_client, compliance, VERIFY)
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["ok"] is False
+    assert body["events_checked"] == 2
+    assert body["broken_at"]["seq"] == 3
+    assert body["broken_at"]["id"] == five_events[2].pk
+    assert body["broken_at"]["reason"] == "hash_mismatch"
+
+
+def test_writes_are_not_allowed(api_client, compliance) -> None:
+    response = api_client.post(EVENTS, {}, format="json", HTTP_AUTHORIZATION=compliance.header)
+
+    assert response.status_code == 405
+    assert response["Content-Type"] == "application/problem+json"
