@@ -6,7 +6,7 @@ UV_VERSION := 0.13.9
 UV := .tools/bin/uv
 RUN := $(UV) run --locked --no-sync
 
-.PHONY: run test sync lint typecheck migrations-check pytest bench clean-local
+.PHONY: run test sync browser lint typecheck migrations-check pytest bench
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -18,7 +18,14 @@ sync: $(UV)
 run: sync
 	DJANGO_DEMO=$${DJANGO_DEMO:-1} $(RUN) python manage.py run_service
 
-test: sync lint typecheck migrations-check pytest
+test: sync browser lint typecheck migrations-check pytest
+
+# The admin site is tested in a real headless Chromium (Debian's packages).
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+		echo "Installing Chromium for the admin browser tests (needs root or sudo)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium chromium-driver; }
 
 lint:
 	$(RUN) ruff check .

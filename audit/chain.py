@@ -18,17 +18,17 @@ stored fields except the hash itself, in the fixed order of `HASHED_COLUMNS`
   from the database before hashing, so what is hashed is exactly what is
   stored, whatever normalisation `jsonb` applies to keys, numbers or spacing.
 
-The writer renders the text in Python (`canonical_text`). A verifier has the
-server render the same text from the stored columns (`canonical_sql`, C
-speed, a few columns over the wire) and computes the hashes itself; a test
-holds the two renderings equal.
+Writer and verifier render the text with the same function (`render`) from
+the stored values; the verifier has the server format the timestamps
+(`SQL_TIMESTAMP_FORMAT`, held equal to `format_timestamp` by a test) and
+cast the JSON to text, so it parses nothing per row.
 """
 
 import datetime as dt
 import hashlib
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from json.encoder import encode_basestring as quote
 from typing import Any
 
 GENESIS_HASH = "0" * 64
@@ -69,13 +69,26 @@ JSON_COLUMNS = ("before", "after")
 _TIMESTAMP_POSITIONS = tuple(HASHED_COLUMNS.index(name) for name in TIMESTAMP_COLUMNS)
 _INTEGER_POSITIONS = frozenset(HASHED_COLUMNS.index(name) for name in INTEGER_COLUMNS)
 SQL_TIMESTAMP_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+_OPEN = f'["{CANONICAL_FORMAT}",'
 
 
 def format_timestamp(moment: dt.datetime) -> str:
     if moment.tzinfo is None:
         raise ValueError("audit timestamps must be timezone-aware")
     return moment.astimezone(dt.UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+
+
+def render(values: Sequence[str | int | None]) -> str:
+    """The canonical text of values in `HASHED_COLUMNS` order: text, integers or None only.
+
+    The same bytes as `json.dumps([CANONICAL_FORMAT, *values], ensure_ascii=False,
+    separators=(",", ":"))`, built faster (the verifier runs it on every event).
+    """
+    return (
+        _OPEN
+        + ",".join([quote(v) if isinstance(v, str) else ("null" if v is None else str(v)) for v in values])
+        + "]"
+    )
 
 
 def canonical_text(columns: Mapping[str, Any]) -> str:
@@ -89,11 +102,11 @@ def canonical_text(columns: Mapping[str, Any]) -> str:
         if position in _TIMESTAMP_POSITIONS and isinstance(value, dt.datetime):
             values[position] = format_timestamp(value)
         elif position in _INTEGER_POSITIONS:
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            if value is not None and value.__class__ is not int:
                 raise TypeError(f"{HASHED_COLUMNS[position]} must be an int or None")
-        elif value is not None and not isinstance(value, str):
+        elif value is not None and value.__class__ is not str:
             raise TypeError(f"{HASHED_COLUMNS[position]} must be text or None")
-    return _ENCODER.encode([CANONICAL_FORMAT, *values])
+    return render(values)
 
 
 def hash_text(text: str) -> str:
@@ -102,21 +115,6 @@ def hash_text(text: str) -> str:
 
 def hash_event(columns: Mapping[str, Any]) -> str:
     return hash_text(canonical_text(columns))
-
-
-def canonical_sql() -> str:
-    """A SQL expression over the events table rendering each row's canonical text."""
-
-    def element(name: str) -> str:
-        column = f'"{name}"'
-        if name in INTEGER_COLUMNS:
-            return f"COALESCE({column}::text, 'null')"
-        if name in TIMESTAMP_COLUMNS:
-            column = f"to_char({column} AT TIME ZONE 'UTC', '{SQL_TIMESTAMP_FORMAT}')"
-        return f"COALESCE(to_json({column}::text)::text, 'null')"
-
-    elements = ", ".join(element(name) for name in HASHED_COLUMNS)
-    return f"""concat('["{CANONICAL_FORMAT}",', concat_ws(',', {elements}), ']')"""
 
 
 @dataclass(frozen=True)
@@ -155,7 +153,8 @@ def walk(
     after_seq: int = 0,
     after_hash: str = GENESIS_HASH,
 ) -> VerifyResult:
-    """Verify a chain given as rows `(id, seq, prev_hash, canonical_text, hash)` in seq order.
+    """Verify a chain given as rows in seq order: the `HASHED_COLUMNS` values (timestamps as
+    canonical text, JSON as `jsonb::text`) followed by the stored hash.
 
     Each event must come right after the previous one, link to its hash, and
     hash to its stored hash. `anchors` maps sequence numbers to hashes
@@ -170,8 +169,11 @@ def walk(
     checked = after_seq
     anchors_checked = 0
     sha256 = hashlib.sha256
+    width = len(HASHED_COLUMNS)
+    seq_at, prev_at = HASHED_COLUMNS.index("seq"), HASHED_COLUMNS.index("prev_hash")
 
-    for event_id, seq, stored_prev, text, stored in rows:
+    for row in rows:
+        event_id, seq, stored_prev, stored = row[0], row[seq_at], row[prev_at], row[width]
         if seq != expected_seq:
             if seq > expected_seq:
                 missing = (
@@ -192,7 +194,7 @@ def walk(
                 else "the first event does not link to the genesis hash"
             )
             return _broken(checked, prev_hash, seq, event_id, "prev_hash_mismatch", detail, after_seq)
-        if sha256(text.encode("utf-8")).hexdigest() != stored:
+        if sha256(render(row[:width]).encode("utf-8")).hexdigest() != stored:
             detail = f"the content of event #{seq} (id {event_id}) does not match its hash: it was changed"
             return _broken(checked, prev_hash, seq, event_id, "hash_mismatch", detail, after_seq)
         anchored = anchors.get(seq)

@@ -7,7 +7,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Q, QuerySet
 
-from audit.chain import canonical_sql
+from audit.chain import HASHED_COLUMNS, JSON_COLUMNS, SQL_TIMESTAMP_FORMAT, TIMESTAMP_COLUMNS
 from audit.models import AuditCheckpoint, AuditEvent
 from casino.gaming_day import shift_bounds
 
@@ -63,21 +63,27 @@ def checkpoint_anchors() -> dict[int, str]:
     return {seq: head for seq, head in rows if seq is not None}
 
 
+def _chain_column(name: str) -> str:
+    if name in JSON_COLUMNS:
+        return f'"{name}"::text'
+    if name in TIMESTAMP_COLUMNS:  # formatted by the server: nothing to parse per row
+        return f"to_char(\"{name}\" AT TIME ZONE 'UTC', '{SQL_TIMESTAMP_FORMAT}')"
+    return f'"{name}"'
+
+
 def _chain_sql(where: str) -> str:
+    columns = ", ".join(_chain_column(name) for name in HASHED_COLUMNS)
     table = AuditEvent._meta.db_table
-    return (
-        f'SELECT "id", "seq", "prev_hash", {canonical_sql()}, "hash" FROM "{table}" '  # noqa: S608 (constants only)
-        f'WHERE {where} ORDER BY "seq"'
-    )
+    return f'SELECT {columns}, "hash" FROM "{table}" WHERE {where} ORDER BY "seq"'  # noqa: S608 (constants only)
 
 
 def stream_chain(*, after_seq: int = 0, chunk_size: int = 10_000) -> Iterator[tuple[Any, ...]]:
-    """`(id, seq, prev_hash, canonical_text, hash)` of every event after `after_seq`, in seq order.
+    """The hashed columns and the hash of every event after `after_seq`, in seq order.
 
-    The server renders each event's canonical text (`audit.chain.canonical_sql`)
-    and a server-side cursor fetches `chunk_size` rows at a time, so memory
-    stays flat however long the chain. Must run inside a transaction (the
-    cursor lives as long as it).
+    As `audit.chain.walk` takes them (timestamps formatted, JSON as text). A
+    server-side cursor fetches `chunk_size` rows at a time, so memory stays
+    flat however long the chain. Must run inside a transaction (the cursor
+    lives as long as it).
     """
     with connection.chunked_cursor() as cursor:
         cursor.execute(_chain_sql('"seq" > %s'), [after_seq])
@@ -86,7 +92,7 @@ def stream_chain(*, after_seq: int = 0, chunk_size: int = 10_000) -> Iterator[tu
 
 
 def chain_row(*, seq: int) -> tuple[Any, ...] | None:
-    """`(id, seq, prev_hash, canonical_text, hash)` of one event, or None."""
+    """One event's row as `stream_chain` gives it, or None."""
     with connection.cursor() as cursor:
         cursor.execute(_chain_sql('"seq" = %s'), [seq])
         row: tuple[Any, ...] | None = cursor.fetchone()

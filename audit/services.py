@@ -40,6 +40,7 @@ from audit.chain import (
     VerifyResult,
     hash_event,
     hash_text,
+    render,
     walk,
 )
 from audit.context import AuditActor, current_request
@@ -230,15 +231,16 @@ def verify_chain(*, since_checkpoint: bool = False, chunk_size: int = 10_000) ->
 def _check_anchor(*, seq: int, anchored: str) -> VerifyResult | None:
     """The checkpointed event a partial walk starts from: still there, unchanged, with that hash?"""
     row = selectors.chain_row(seq=seq)
+    width = len(HASHED_COLUMNS)
     if row is None:
         broken = BrokenLink(
             seq=seq, id=None, reason="truncated", detail=f"event #{seq}, recorded by a checkpoint, is gone"
         )
-    elif hash_text(row[3]) != row[4]:
+    elif hash_text(render(row[:width])) != row[width]:
         detail = f"the content of event #{seq} (id {row[0]}) does not match its hash: it was changed"
         broken = BrokenLink(seq=seq, id=row[0], reason="hash_mismatch", detail=detail)
-    elif row[4] != anchored:
-        detail = f"event #{seq} (id {row[0]}) has hash {row[4]}, but a checkpoint recorded {anchored}"
+    elif row[width] != anchored:
+        detail = f"event #{seq} (id {row[0]}) has hash {row[width]}, but a checkpoint recorded {anchored}"
         broken = BrokenLink(seq=seq, id=row[0], reason="checkpoint_mismatch", detail=detail)
     else:
         return None

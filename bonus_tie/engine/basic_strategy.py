@@ -41,6 +41,7 @@ def _chart(rows: Mapping[int, str]) -> Mapping[int, tuple[str, ...]]:
     return MappingProxyType(parsed)
 
 
+# Hard totals; row 8 also covers 4-7 (always hit), row 18 covers 18-20 (always stand).
 #                      2  3  4  5  6  7  8  9  T  A
 _HARD_S17 = {
     8: "                   H  H  H  H  H  H  H  H  H  H",
@@ -61,8 +62,7 @@ _HARD_H17 = {
     15: "                  S  S  S  S  S  H  H  H  Rh Rh",
     17: "                  S  S  S  S  S  S  S  S  S  Rs",
 }
-# Soft totals (an Ace counted as 11); soft 12 is A-A played as a total. Hard 18-20 and soft 20
-# are stood on everywhere; hard 4-7 are hit like 8.
+# Soft totals (an Ace counted as 11); soft 12 is A-A played as a total.
 _SOFT_S17 = {
     12: "                  H  H  H  H  H  H  H  H  H  H",
     13: "                  H  H  H  Dh Dh H  H  H  H  H",

@@ -88,6 +88,9 @@ def _enumerate(up: int, hits_soft_17: bool) -> dict[tuple[Counts, int], int]:
 
 @cache
 def _patterns(up: int, hits_soft_17: bool) -> _Patterns:
+    """The patterns as products over a flat table (built per evaluation): for each value,
+    ff(n_v, 0 .. _MAX_SAME_VALUE - 1), then one constant per pattern (its number of orders).
+    A pattern's term picks its constant and one falling factorial per value it draws."""
     by_group: dict[tuple[int, int], list[Terms]] = {}
     coefficients: list[float] = []
     constant_base = 10 * _MAX_SAME_VALUE

@@ -1,19 +1,21 @@
 """The chain's canonical form and walk, without a database."""
 
 import datetime as dt
+import json
 from typing import Any
 
 import pytest
 from django.db import connection
 
 from audit.chain import (
+    CANONICAL_FORMAT,
     GENESIS_HASH,
     HASHED_COLUMNS,
     SQL_TIMESTAMP_FORMAT,
     canonical_text,
     format_timestamp,
     hash_event,
-    hash_text,
+    render,
     walk,
 )
 from audit.models import AuditEvent
@@ -41,10 +43,17 @@ def _rows(count: int) -> list[tuple[Any, ...]]:
     prev = GENESIS_HASH
     for seq in range(1, count + 1):
         columns = _columns(id=seq + 100, seq=seq, prev_hash=prev, before=None, after='{"paid_cents": 100}')
-        text = canonical_text(columns)
-        rows.append((seq + 100, seq, prev, text, hash_text(text)))
-        prev = hash_text(text)
+        prev = hash_event(columns)
+        columns.update(occurred_at=format_timestamp(AT), recorded_at=format_timestamp(AT))
+        rows.append((*[columns[name] for name in HASHED_COLUMNS], prev))
     return rows
+
+
+def _with(row: tuple[Any, ...], **values: Any) -> tuple[Any, ...]:
+    changed = list(row)
+    for name, value in values.items():
+        changed[HASHED_COLUMNS.index(name) if name != "hash" else len(HASHED_COLUMNS)] = value
+    return tuple(changed)
 
 
 def test_every_stored_column_but_the_hash_is_hashed() -> None:
@@ -88,13 +97,14 @@ def test_the_same_moment_in_another_zone_hashes_the_same() -> None:
     ("mutate", "seq", "reason"),
     [
         (lambda rows: rows.pop(1), 2, "sequence_gap"),
-        (lambda rows: rows.__setitem__(1, (*rows[1][:4], "a" * 64)), 2, "hash_mismatch"),
+        (lambda rows: rows.__setitem__(1, _with(rows[1], hash="a" * 64)), 2, "hash_mismatch"),
+        (lambda rows: rows.__setitem__(2, _with(rows[2], after='{"paid_cents": 999}')), 3, "hash_mismatch"),
         (
-            lambda rows: rows.__setitem__(2, (*rows[2][:3], rows[2][3].replace("100", "999"), rows[2][4])),
+            lambda rows: rows.__setitem__(2, _with(rows[2], occurred_at="2026-11-20T14:00:00.000001Z")),
             3,
             "hash_mismatch",
         ),
-        (lambda rows: rows.__setitem__(0, (*rows[0][:2], "b" * 64, *rows[0][3:])), 1, "prev_hash_mismatch"),
+        (lambda rows: rows.__setitem__(0, _with(rows[0], prev_hash="b" * 64)), 1, "prev_hash_mismatch"),
         (lambda rows: rows.insert(2, rows[1]), 3, "sequence_reordered"),
     ],
 )
@@ -150,7 +160,7 @@ def test_the_server_renders_timestamps_as_the_writer_does(moment: dt.datetime) -
 def test_walk_can_start_after_a_verified_event() -> None:
     rows = _rows(5)
 
-    result = walk(rows[3:], after_seq=3, after_hash=rows[2][4])
+    result = walk(rows[3:], after_seq=3, after_hash=rows[2][-1])
 
     assert result.ok
     assert (result.events, result.head_seq, result.started_after) == (5, 5, 3)
@@ -180,9 +190,18 @@ def test_the_server_renders_the_canonical_text_exactly_as_the_writer() -> None:
         cursor.execute('SELECT "before"::text FROM audit_auditevent WHERE id = %s', [event.pk])
         (before_text,) = cursor.fetchone()
     columns = {name: getattr(event, name) for name in HASHED_COLUMNS} | {"before": before_text, "after": None}
-    assert row[3] == canonical_text(columns)
-    assert hash_text(row[3]) == event.hash
+    assert render(row[:-1]) == canonical_text(columns)
+    assert row[-1] == event.hash
     assert verify_chain().ok
+
+
+@pytest.mark.parametrize("text", [NASTY, "", "plain", "\x00\x1f\ud7ff\ue000\U0010ffff"])
+def test_render_is_exactly_compact_json(text: str) -> None:
+    values: list[str | int | None] = [text, 0, -(2**63), 2**63 - 1, None, text[::-1]]
+
+    assert render(values) == json.dumps(
+        [CANONICAL_FORMAT, *values], ensure_ascii=False, separators=(",", ":")
+    )
 
 
 def test_the_writer_refuses_values_outside_the_canonical_types() -> None:

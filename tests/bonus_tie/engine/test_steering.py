@@ -51,10 +51,6 @@ def _add(cards: Counts, value: int, k: int = 1) -> Counts:
     return (*cards[: value - 1], cards[value - 1] + k, *cards[value:])
 
 
-def _bonus(payoff: Mapping[Tie | None, float], tie: Tie | None) -> float:
-    return payoff[tie]
-
-
 def _dealer_outcomes(unseen: Counts, dealer: Counts, rules: HouseRules) -> list[tuple[float, int]]:
     """(probability, final total) of the dealer drawing from `unseen`; empty shoe = void (dropped)."""
     total, soft = _total(dealer)
@@ -92,7 +88,7 @@ def brute_force_best(composition: Counts, rules: HouseRules, payoff: Mapping[Tie
                     else (0.0 if total == dealer_total else -1.0)
                 )
                 tie = TIE_BY_TOTAL.get(total) if total == dealer_total else None
-                value += p_hole * p * (stake * primary + _bonus(payoff, tie))
+                value += p_hole * p * (stake * primary + payoff[tie])
         return value
 
     def hole_cards(unseen: Counts, up: int) -> list[tuple[float, int]]:
@@ -179,12 +175,7 @@ def payoffs(scenario: Scenario, paytable: Paytable) -> dict[Tie | None, float]:
 
 @pytest.mark.parametrize(
     "composition",
-    [
-        shoe(T=5, seven=5),
-        shoe(A=2, six=3, T=4),
-        shoe(two=2, five=3, nine=2, T=3),
-        shoe(A=3, four=2, eight=2, T=3),
-    ],
+    [shoe(T=5, seven=5), shoe(A=2, six=3, T=4), shoe(A=3, four=2, eight=2, T=3)],
 )
 @pytest.mark.parametrize(
     "rules", [NO_SPLITS, HouseRules(max_hands=1, dealer=DealerRule.H17, surrender=True, double_any_two=False)]
@@ -218,7 +209,7 @@ def test_basic_strategy_value_agrees_with_the_tie_odds() -> None:
 
 
 def test_a_huge_pay_is_flagged_and_a_small_one_is_not() -> None:
-    composition = shoe(A=2, two=2, three=2, four=2, five=2, six=2, seven=2, eight=2, nine=2, T=8)
+    composition = shoe(A=1, two=2, five=2, six=2, nine=2, T=4)
     generous = Paytable(version=3, pays={**DEFAULT_PAYTABLE.pays, WagerKind.T21: 5000})
     stingy = Paytable(version=4, pays={**DEFAULT_PAYTABLE.pays, WagerKind.T21: 1})
     scenarios = (single(WagerKind.T21),)
@@ -234,9 +225,9 @@ def test_a_huge_pay_is_flagged_and_a_small_one_is_not() -> None:
     assert "PLAYER AHEAD" in format_steering(flagged)
 
 
-@settings(max_examples=15, deadline=None, derandomize=True)
+@settings(max_examples=8, deadline=None)
 @given(
-    counts=st.lists(st.integers(0, 3), min_size=10, max_size=10).filter(lambda c: 8 <= sum(c) <= 14),
+    counts=st.lists(st.integers(0, 3), min_size=10, max_size=10).filter(lambda c: 8 <= sum(c) <= 12),
     dealer=st.sampled_from(list(DealerRule)),
     surrender=st.booleans(),
     max_hands=st.sampled_from([1, 2, 4]),
