@@ -10,6 +10,7 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.template.response import TemplateResponse
@@ -137,8 +138,19 @@ class AuditCheckpointAdmin(ReadOnlyAuditAdmin):
 class HistoryAdmin(ReadOnlyAuditAdmin):
     list_display = ("pgh_created_at", "pgh_label", "pgh_obj_id", "request_id", "changed_by")
     list_filter = ("pgh_label",)
-    search_fields = ("=pgh_obj_id",)
+    search_fields = ("pgh_obj_id",)  # handled below: the id of the changed row
+    search_help_text = "The id of the changed row."
     ordering = ("-pgh_id",)
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        if not term.isdigit():
+            return queryset.none(), False
+        return queryset.filter(pgh_obj_id=int(term)), False
 
     @admin.display(description="request id")
     def request_id(self, event: Any) -> str:

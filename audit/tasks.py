@@ -1,11 +1,13 @@
-"""Verification of the audit chain on a schedule (STYLE.md §13: kwargs only, acks_late, one service call)."""
+"""Verification of the audit chain on a schedule (STYLE.md §13: kwargs only, acks_late, one service call).
+
+Importable before Django is set up (the service is imported when the task runs),
+so the Celery app module can merge `BEAT_SCHEDULE` into its beat schedule.
+"""
 
 from typing import Any
 
 from celery import shared_task
 from celery.schedules import crontab
-
-from audit import services
 
 
 @shared_task(acks_late=True)
@@ -16,6 +18,8 @@ def verify_audit_chain(*, since_checkpoint: bool = False, **kwargs: Any) -> dict
     checkpoint (nightly); the default walks the whole chain (weekly). A repeated
     run records another checkpoint of the same head: harmless.
     """
+    from audit import services
+
     checkpoint = services.record_checkpoint(since_checkpoint=since_checkpoint)
     return {
         "checkpoint": checkpoint.pk,

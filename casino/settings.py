@@ -50,6 +50,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "audit.middleware.RequestContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -130,7 +131,7 @@ SPECTACULAR_SETTINGS = {
 
 # Celery: with no broker URL, kombu's filesystem transport needs no server.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
-CELERY_BROKER_DIR = BASE_DIR / ".local" / "broker"
+CELERY_BROKER_DIR = Path(env.str("CELERY_BROKER_DIR", default=str(BASE_DIR / ".local" / "broker")))
 if CELERY_BROKER_URL == "filesystem://":
     for _sub in ("out", "processed"):
         (CELERY_BROKER_DIR / _sub).mkdir(parents=True, exist_ok=True)

@@ -1,10 +1,13 @@
 import uuid
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.core.handlers.base import BaseHandler
 from django.db import connection
+from django.http import HttpRequest, HttpResponseBase
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -107,3 +110,34 @@ def make_staff(db: None) -> Callable[[str], tuple[ProvisionedStaff, APIClient]]:
 @pytest.fixture
 def supervisor(make_staff: Callable[[str], tuple[ProvisionedStaff, APIClient]]) -> APIClient:
     return make_staff("floor_supervisor")[1]
+
+
+# --- request tally -------------------------------------------------------------------------
+# Every HTTP request the suite sends (test client, Schemathesis, live server) is counted by
+# status class and printed at the end, so the figures in a report come from the run itself.
+REQUEST_TALLY: Counter[str] = Counter()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _tally_requests() -> Iterator[None]:
+    original = BaseHandler.get_response
+
+    def counted(self: BaseHandler, request: HttpRequest) -> HttpResponseBase:
+        response = original(self, request)
+        REQUEST_TALLY[f"{response.status_code // 100}xx"] += 1
+        if request.path.startswith("/api/"):
+            REQUEST_TALLY["api"] += 1
+        return response
+
+    BaseHandler.get_response = counted  # type: ignore[method-assign]
+    yield
+    BaseHandler.get_response = original  # type: ignore[method-assign]
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if REQUEST_TALLY:
+        total = sum(REQUEST_TALLY[k] for k in ("1xx", "2xx", "3xx", "4xx", "5xx"))
+        parts = ", ".join(f"{k} {REQUEST_TALLY[k]}" for k in ("2xx", "3xx", "4xx", "5xx"))
+        terminalreporter.write_line(
+            f"HTTP requests sent by the suite: {total} ({REQUEST_TALLY['api']} to /api/): {parts}"
+        )

@@ -2,19 +2,15 @@
 
 from typing import Any
 
-from django.utils import timezone
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
-
-from audit.context import actor_from_principal
-from audit.services import record_rejection
 
 COMPLIANCE_ROLE = "compliance"
 
 
 class IsCompliance(BasePermission):
-    """A staff principal whose role is compliance. Terminals and other roles get 403,
-    and the refusal is itself recorded in the audit trail."""
+    """A staff principal whose role is compliance. Terminals and other roles get 403;
+    the API's exception handler records every 403 in the audit trail."""
 
     message = "Only compliance staff may read the audit trail."
 
@@ -23,18 +19,4 @@ class IsCompliance(BasePermission):
         if principal is None or not getattr(principal, "is_authenticated", False):
             return False  # DRF answers 401
         terminal = getattr(principal, "terminal", None)
-        if terminal is None and getattr(principal, "role", None) == COMPLIANCE_ROLE:
-            return True
-        who = (
-            f"terminal {terminal.name}"
-            if terminal is not None
-            else f"role {getattr(principal, 'role', None) or 'none'}"
-        )
-        record_rejection(
-            event_type="audit.access.denied",
-            actor=actor_from_principal(principal),
-            table_id=terminal.table_id if terminal is not None else None,
-            detail=f"{request.method} {request.path}: {who} may not read the audit trail",
-            occurred_at=timezone.now(),
-        )
-        return False
+        return terminal is None and getattr(principal, "role", None) == COMPLIANCE_ROLE

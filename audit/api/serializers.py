@@ -6,6 +6,8 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 EVENT_TYPE_FILTER = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*(\.\*)?$")
@@ -14,6 +16,7 @@ MAX_BIGINT = 2**63 - 1
 _SPACE_FOR_PLUS = re.compile(r"(\d) (\d{2}(:?\d{2})?)$")
 
 
+@extend_schema_field(OpenApiTypes.DATETIME)
 class AwareDateTimeField(serializers.Field):
     """An ISO 8601 date-time with an explicit UTC offset (`Z` or `+hh:mm`)."""
 

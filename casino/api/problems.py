@@ -105,7 +105,36 @@ def _flatten(detail: Any, field: str = "") -> Iterator[dict[str, str]]:
         yield {"field": field, "code": str(code), "message": str(detail)}
 
 
+def _record_security_refusal(response: Response, context: dict[str, Any]) -> None:
+    """401 and 403 answers are security events: they are written to the audit trail in their
+    own transaction, so they survive the refused request's rollback."""
+    from django.utils import timezone
+
+    from audit.context import actor_from_principal
+    from audit.services import record_rejection
+
+    request = context.get("request")
+    if request is None:
+        return
+    principal = getattr(request, "_user", None)  # never re-run authentication here
+    terminal = getattr(principal, "terminal", None)
+    record_rejection(
+        event_type=f"security.{response.data['code']}",
+        actor=actor_from_principal(principal) if principal is not None else None,
+        table_id=terminal.table_id if terminal is not None else None,
+        detail=f"{request.method} {request.path}: {response.data['detail']}"[:1000],
+        occurred_at=timezone.now(),
+    )
+
+
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    response = _problem_for(exc, context)
+    if response.status_code in (401, 403):
+        _record_security_refusal(response, context)
+    return response
+
+
+def _problem_for(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from audit.context import AuditActor
+from audit.context import AuditActor, actor_from_principal
 from bonus_tie.engine.limits import SeatRequest, WagerRequest
 from casino.api import serializers as s
 from casino.api.authentication import Principal
@@ -37,26 +37,6 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
 )
 
 
-def actor_for(principal: Principal) -> AuditActor:
-    if principal.terminal is not None:
-        terminal = principal.terminal
-        dealer = terminal.dealer
-        return AuditActor(
-            kind="terminal",
-            terminal_id=terminal.pk,
-            terminal_name=terminal.name,
-            dealer_id=dealer.pk if dealer else None,
-            dealer_badge=dealer.badge if dealer else "",
-        )
-    user = principal.user
-    return AuditActor(
-        kind="user",
-        user_id=user.pk if user else None,
-        username=user.get_username() if user else "",
-        role=principal.role or "",
-    )
-
-
 def principal_of(request: Request) -> Principal:
     principal = request.user
     if not isinstance(principal, Principal):  # the permission classes let no one else through
@@ -72,7 +52,7 @@ def terminal_of(request: Request) -> Terminal:
 
 
 def actor_of(request: Request) -> AuditActor:
-    return actor_for(principal_of(request))
+    return actor_from_principal(principal_of(request))
 
 
 def _validated(serializer_class: type[s.serializers.Serializer], data: Any) -> dict[str, Any]:

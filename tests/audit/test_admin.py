@@ -81,3 +81,19 @@ def test_other_staff_cannot_see_or_export(role: str, event) -> None:
 
     assert client.get(CHANGELIST).status_code == 403
     assert client.get(EXPORT, {"gaming_day": "2026-11-20", "format": "csv"}).status_code == 403
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/admin/",
+        "/admin/audit/auditevent/?q=abc",
+        "/admin/audit/auditevent/?occurred_at__year=2026",
+        "/admin/audit/auditcheckpoint/",
+        "/admin/audit/tablehistory/?q=abc",
+        "/admin/audit/userhistory/?q=1",
+        "/admin/audit/paytableversionhistory/",
+    ],
+)
+def test_every_audit_admin_page_renders(url: str, event) -> None:
+    assert _login("compliance").get(url).status_code == 200

@@ -20,11 +20,6 @@ PAT = AuditActor(kind="user", user_id=11, username="pat", role="pit_boss")
 T1 = AuditActor(kind="terminal", terminal_id=21, terminal_name="T-BJ-01", dealer_id=4, dealer_badge="D4")
 
 
-@pytest.fixture(autouse=True)
-def _middleware(settings) -> None:
-    settings.MIDDLEWARE = [*settings.MIDDLEWARE, "audit.middleware.RequestContextMiddleware"]
-
-
 def _get(client: APIClient, who: Keyed | None, url: str, **params: str | int) -> Any:
     if who is None:
         return client.get(url, params)
@@ -176,7 +171,7 @@ def test_other_roles_and_terminals_get_403_and_the_refusal_is_recorded(
         assert response.status_code == 403
         assert response["Content-Type"] == "application/problem+json"
         assert response.json()["code"] == "permission_denied"
-    refusals = AuditEvent.objects.filter(event_type="audit.access.denied").order_by("seq")
+    refusals = AuditEvent.objects.filter(event_type="security.permission_denied").order_by("seq")
     assert [(event.kind, event.actor_kind, event.role, event.terminal_name) for event in refusals] == [
         ("rejection", "user", "pit_boss", ""),
         ("rejection", "terminal", "", terminal.terminal.name),

@@ -1,5 +1,9 @@
 """The nightly Celery task verifies the chain and records a checkpoint."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 from celery.schedules import crontab
 from django.db import connection, transaction
@@ -83,3 +87,15 @@ def test_the_nightly_run_walks_from_the_last_checkpoint(chain) -> None:
 
     assert result["ok"] is True
     assert (result["events"], result["head_seq"], result["head"]) == (5, 5, events[-1].hash)
+
+
+def test_the_schedule_can_be_imported_before_django_is_set_up() -> None:
+    code = "import audit.tasks, sys; assert 'audit.models' not in sys.modules; print(len(audit.tasks.BEAT_SCHEDULE))"
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+
+    done = subprocess.run(  # noqa: S603 (our own interpreter and code)
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "2"
