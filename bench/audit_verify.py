@@ -158,7 +158,9 @@ def main() -> None:
         print(f"built a chain of {args.events:,} events with COPY in {built:.1f} s")
         if args.appends:
             rate = time_appends(args.appends)
-            print(f"record_event: {args.appends:,} appends, one transaction each: {rate:,.0f} appends/s")
+            print(
+                f"record_event: {args.appends:,} appends, one committed transaction each (fsync included): {rate:,.0f}/s"
+            )
         total = args.events + args.appends
         timings = []
         for _ in range(args.runs):

@@ -43,3 +43,41 @@ class PaytableVersion(models.Model):
 
     def __str__(self) -> str:
         return f"paytable v{self.version} ({self.status})"
+
+
+class PaytableProposal(models.Model):
+    """What a proposal adds to its version: the house rules its report is for, and the decision.
+
+    A separate row, not more columns on `PaytableVersion`: that table's history is captured by
+    triggers of the audit app, whose column list would otherwise have to change with it.
+    """
+
+    paytable = models.OneToOneField(
+        PaytableVersion, on_delete=models.PROTECT, primary_key=True, related_name="proposal"
+    )
+    # The house rules the report is computed for (`casino.mappers.rules_to_json`).
+    rules = models.JSONField()
+    # Set with the report: did the steering check flag any bet (PAYTABLE.md)? Null while pending.
+    flagged = models.BooleanField(null=True, blank=True)
+    report_computed_at = models.DateTimeField(null=True, blank=True)
+    rejected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    rejected_at = models.DateTimeField(null=True, blank=True)
+    rejection_reason = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rejected_at__isnull=True) | ~Q(rejection_reason=""),
+                name="paytable_rejection_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(flagged__isnull=True, report_computed_at__isnull=True)
+                | Q(flagged__isnull=False, report_computed_at__isnull=False),
+                name="paytable_flag_set_with_report",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"proposal of paytable {self.paytable_id}"

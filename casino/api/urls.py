@@ -15,3 +15,21 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("rounds/<int:round_id>/settle/", views.RoundSettleApi.as_view(), name="round-settle"),
     path("rounds/<int:round_id>/void/", views.RoundVoidApi.as_view(), name="round-void"),
 ]
+
+# Table money and shift reports (casino.api.accounting_views, casino.api.report_views).
+from casino.api import accounting_views, report_views  # noqa: E402
+
+urlpatterns += [
+    path("buy-ins/", accounting_views.BuyInCreateApi.as_view(), name="buy-in-create"),
+    path("fills/", accounting_views.FillRequestApi.as_view(), name="fill-request"),
+    path("fills/<int:slip_id>/approve/", accounting_views.FillApproveApi.as_view(), name="fill-approve"),
+    path("fills/<int:slip_id>/void/", accounting_views.FillVoidApi.as_view(), name="fill-void"),
+    path("credits/", accounting_views.CreditRequestApi.as_view(), name="credit-request"),
+    path(
+        "credits/<int:slip_id>/approve/", accounting_views.CreditApproveApi.as_view(), name="credit-approve"
+    ),
+    path("credits/<int:slip_id>/void/", accounting_views.CreditVoidApi.as_view(), name="credit-void"),
+    path("tables/<int:table_id>/open/", accounting_views.TableOpenApi.as_view(), name="table-open"),
+    path("tables/<int:table_id>/close/", accounting_views.TableCloseApi.as_view(), name="table-close"),
+    path("reports/shifts/", report_views.ShiftReportListApi.as_view(), name="shift-reports"),
+]

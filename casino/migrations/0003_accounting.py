@@ -8,220 +8,526 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('casino', '0002_ledger_guards'),
+        ("casino", "0002_ledger_guards"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ChipSlip',
+            name="ChipSlip",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('fill', 'Fill'), ('credit', 'Credit')], max_length=8)),
-                ('number', models.BigIntegerField()),
-                ('amount_cents', models.BigIntegerField()),
-                ('chips', models.JSONField()),
-                ('status', models.CharField(choices=[('pending', 'Pending approval'), ('approved', 'Approved'), ('void', 'Void')], default='pending', max_length=8)),
-                ('requested_at', models.DateTimeField()),
-                ('gaming_day', models.DateField()),
-                ('shift', models.CharField(max_length=8)),
-                ('approved_at', models.DateTimeField(blank=True, null=True)),
-                ('approved_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('requested_by_dealer', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.dealer')),
-                ('requested_by_terminal', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.terminal')),
-                ('requested_by_user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='chip_slips', to='casino.table')),
-                ('transaction', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.ledgertransaction')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("kind", models.CharField(choices=[("fill", "Fill"), ("credit", "Credit")], max_length=8)),
+                ("number", models.BigIntegerField()),
+                ("amount_cents", models.BigIntegerField()),
+                ("chips", models.JSONField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("pending", "Pending approval"), ("approved", "Approved"), ("void", "Void")],
+                        default="pending",
+                        max_length=8,
+                    ),
+                ),
+                ("requested_at", models.DateTimeField()),
+                ("gaming_day", models.DateField()),
+                ("shift", models.CharField(max_length=8)),
+                ("approved_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "approved_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "requested_by_dealer",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="casino.dealer",
+                    ),
+                ),
+                (
+                    "requested_by_terminal",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="casino.terminal",
+                    ),
+                ),
+                (
+                    "requested_by_user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="chip_slips",
+                        to="casino.table",
+                    ),
+                ),
+                (
+                    "transaction",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="casino.ledgertransaction",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='ShiftReport',
+            name="ShiftReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('gaming_day', models.DateField()),
-                ('shift', models.CharField(max_length=8)),
-                ('opener_cents', models.BigIntegerField(blank=True, null=True)),
-                ('closer_cents', models.BigIntegerField(blank=True, null=True)),
-                ('drop_cents', models.BigIntegerField()),
-                ('markers_cents', models.BigIntegerField()),
-                ('fills_cents', models.BigIntegerField()),
-                ('credits_cents', models.BigIntegerField()),
-                ('win_cents', models.BigIntegerField(blank=True, null=True)),
-                ('hold_bp', models.IntegerField(blank=True, null=True)),
-                ('hold_outside_range', models.BooleanField(default=False)),
-                ('rounds_settled', models.IntegerField()),
-                ('rounds_voided', models.IntegerField()),
-                ('hands_dealt', models.IntegerField()),
-                ('handle_cents', models.BigIntegerField()),
-                ('payouts_cents', models.BigIntegerField()),
-                ('house_net_cents', models.BigIntegerField()),
-                ('win_minus_house_net_cents', models.BigIntegerField(blank=True, null=True)),
-                ('theo_win_cents', models.BigIntegerField()),
-                ('flags', django.contrib.postgres.fields.ArrayField(base_field=models.CharField(max_length=40), blank=True, default=list, size=None)),
-                ('generated_at', models.DateTimeField()),
-                ('pit', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='shift_reports', to='casino.pit')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='shift_reports', to='casino.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("gaming_day", models.DateField()),
+                ("shift", models.CharField(max_length=8)),
+                ("opener_cents", models.BigIntegerField(blank=True, null=True)),
+                ("closer_cents", models.BigIntegerField(blank=True, null=True)),
+                ("drop_cents", models.BigIntegerField()),
+                ("markers_cents", models.BigIntegerField()),
+                ("fills_cents", models.BigIntegerField()),
+                ("credits_cents", models.BigIntegerField()),
+                ("win_cents", models.BigIntegerField(blank=True, null=True)),
+                ("hold_bp", models.IntegerField(blank=True, null=True)),
+                ("hold_outside_range", models.BooleanField(default=False)),
+                ("rounds_settled", models.IntegerField()),
+                ("rounds_voided", models.IntegerField()),
+                ("hands_dealt", models.IntegerField()),
+                ("handle_cents", models.BigIntegerField()),
+                ("payouts_cents", models.BigIntegerField()),
+                ("house_net_cents", models.BigIntegerField()),
+                ("win_minus_house_net_cents", models.BigIntegerField(blank=True, null=True)),
+                ("theo_win_cents", models.BigIntegerField()),
+                (
+                    "flags",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.CharField(max_length=40), blank=True, default=list, size=None
+                    ),
+                ),
+                ("generated_at", models.DateTimeField()),
+                (
+                    "pit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="shift_reports",
+                        to="casino.pit",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="shift_reports",
+                        to="casino.table",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='ShiftReportLine',
+            name="ShiftReportLine",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(max_length=16)),
-                ('wagers', models.IntegerField()),
-                ('handle_cents', models.BigIntegerField()),
-                ('payouts_cents', models.BigIntegerField()),
-                ('house_net_cents', models.BigIntegerField()),
-                ('house_edge', models.DecimalField(decimal_places=6, max_digits=8)),
-                ('theo_win_cents', models.BigIntegerField()),
-                ('report', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='lines', to='casino.shiftreport')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("kind", models.CharField(max_length=16)),
+                ("wagers", models.IntegerField()),
+                ("handle_cents", models.BigIntegerField()),
+                ("payouts_cents", models.BigIntegerField()),
+                ("house_net_cents", models.BigIntegerField()),
+                ("house_edge", models.DecimalField(decimal_places=6, max_digits=8)),
+                ("theo_win_cents", models.BigIntegerField()),
+                (
+                    "report",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="lines",
+                        to="casino.shiftreport",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='SlipCounter',
+            name="SlipCounter",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('series', models.CharField(max_length=16, unique=True)),
-                ('last_number', models.BigIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("series", models.CharField(max_length=16, unique=True)),
+                ("last_number", models.BigIntegerField(default=0)),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('last_number__gte', 0)), name='slip_counter_not_negative')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("last_number__gte", 0)), name="slip_counter_not_negative"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='SlipVoid',
+            name="SlipVoid",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.TextField()),
-                ('voided_at', models.DateTimeField()),
-                ('gaming_day', models.DateField()),
-                ('shift', models.CharField(max_length=8)),
-                ('reversal', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.ledgertransaction')),
-                ('slip', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='void', to='casino.chipslip')),
-                ('voided_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("reason", models.TextField()),
+                ("voided_at", models.DateTimeField()),
+                ("gaming_day", models.DateField()),
+                ("shift", models.CharField(max_length=8)),
+                (
+                    "reversal",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="casino.ledgertransaction",
+                    ),
+                ),
+                (
+                    "slip",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="void", to="casino.chipslip"
+                    ),
+                ),
+                (
+                    "voided_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='TableInventory',
+            name="TableInventory",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('opener', 'Opener'), ('closer', 'Closer')], max_length=8)),
-                ('chips', models.JSONField()),
-                ('total_cents', models.BigIntegerField()),
-                ('counted_at', models.DateTimeField()),
-                ('gaming_day', models.DateField()),
-                ('shift', models.CharField(max_length=8)),
-                ('previous_closer_cents', models.BigIntegerField(blank=True, null=True)),
-                ('dealer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.dealer')),
-                ('supervisor', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='inventories', to='casino.table')),
-                ('transfer', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.ledgertransaction')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(choices=[("opener", "Opener"), ("closer", "Closer")], max_length=8),
+                ),
+                ("chips", models.JSONField()),
+                ("total_cents", models.BigIntegerField()),
+                ("counted_at", models.DateTimeField()),
+                ("gaming_day", models.DateField()),
+                ("shift", models.CharField(max_length=8)),
+                ("previous_closer_cents", models.BigIntegerField(blank=True, null=True)),
+                (
+                    "dealer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="casino.dealer"
+                    ),
+                ),
+                (
+                    "supervisor",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="inventories",
+                        to="casino.table",
+                    ),
+                ),
+                (
+                    "transfer",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="casino.ledgertransaction",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='BuyIn',
+            name="BuyIn",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('amount_cents', models.BigIntegerField()),
-                ('method', models.CharField(choices=[('cash', 'Cash'), ('marker', 'Marker')], max_length=8)),
-                ('player', models.CharField(blank=True, max_length=100)),
-                ('created_at', models.DateTimeField()),
-                ('gaming_day', models.DateField()),
-                ('shift', models.CharField(max_length=8)),
-                ('dealer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.dealer')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='buy_ins', to='casino.table')),
-                ('terminal', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.terminal')),
-                ('transaction', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.ledgertransaction')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("amount_cents", models.BigIntegerField()),
+                ("method", models.CharField(choices=[("cash", "Cash"), ("marker", "Marker")], max_length=8)),
+                ("player", models.CharField(blank=True, max_length=100)),
+                ("created_at", models.DateTimeField()),
+                ("gaming_day", models.DateField()),
+                ("shift", models.CharField(max_length=8)),
+                (
+                    "dealer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="casino.dealer"
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="buy_ins", to="casino.table"
+                    ),
+                ),
+                (
+                    "terminal",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="casino.terminal"
+                    ),
+                ),
+                (
+                    "transaction",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="casino.ledgertransaction",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('amount_cents__gt', 0)), name='buy_in_amount_positive'), models.CheckConstraint(condition=models.Q(('seat__gte', 1), ('seat__lte', 7)), name='buy_in_seat_1_to_7'), models.CheckConstraint(condition=models.Q(('shift__in', ['day', 'swing', 'grave'])), name='buy_in_shift_known')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("amount_cents__gt", 0)), name="buy_in_amount_positive"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("seat__gte", 1), ("seat__lte", 7)), name="buy_in_seat_1_to_7"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("shift__in", ["day", "swing", "grave"])),
+                        name="buy_in_shift_known",
+                    ),
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='chipslip',
-            constraint=models.UniqueConstraint(fields=('kind', 'number'), name='chip_slip_number_unique_per_kind'),
+            model_name="chipslip",
+            constraint=models.UniqueConstraint(
+                fields=("kind", "number"), name="chip_slip_number_unique_per_kind"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='chipslip',
-            constraint=models.CheckConstraint(condition=models.Q(('amount_cents__gt', 0)), name='chip_slip_amount_positive'),
+            model_name="chipslip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount_cents__gt", 0)), name="chip_slip_amount_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='chipslip',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='chip_slip_number_positive'),
+            model_name="chipslip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("number__gte", 1)), name="chip_slip_number_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='chipslip',
-            constraint=models.CheckConstraint(condition=models.Q(('shift__in', ['day', 'swing', 'grave'])), name='chip_slip_shift_known'),
+            model_name="chipslip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("shift__in", ["day", "swing", "grave"])), name="chip_slip_shift_known"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='chipslip',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('requested_by_terminal__isnull', False), ('requested_by_user__isnull', True)), models.Q(('requested_by_terminal__isnull', True), ('requested_by_user__isnull', False)), _connector='OR'), name='chip_slip_one_requester'),
+            model_name="chipslip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("requested_by_terminal__isnull", False), ("requested_by_user__isnull", True)),
+                    models.Q(("requested_by_terminal__isnull", True), ("requested_by_user__isnull", False)),
+                    _connector="OR",
+                ),
+                name="chip_slip_one_requester",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='chipslip',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('approved_at__isnull', True), ('approved_by__isnull', True), ('transaction__isnull', True)), models.Q(('approved_at__isnull', False), ('approved_by__isnull', False), ('transaction__isnull', False)), _connector='OR'), name='chip_slip_approval_complete'),
+            model_name="chipslip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        ("approved_at__isnull", True),
+                        ("approved_by__isnull", True),
+                        ("transaction__isnull", True),
+                    ),
+                    models.Q(
+                        ("approved_at__isnull", False),
+                        ("approved_by__isnull", False),
+                        ("transaction__isnull", False),
+                    ),
+                    _connector="OR",
+                ),
+                name="chip_slip_approval_complete",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='chipslip',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('status', 'approved'), _negated=True), ('approved_at__isnull', False), _connector='OR'), name='chip_slip_approved_has_approval'),
+            model_name="chipslip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("status", "approved"), _negated=True),
+                    ("approved_at__isnull", False),
+                    _connector="OR",
+                ),
+                name="chip_slip_approved_has_approval",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='chipslip',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('status', 'pending'), _negated=True), ('approved_at__isnull', True), _connector='OR'), name='chip_slip_pending_not_approved'),
+            model_name="chipslip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("status", "pending"), _negated=True),
+                    ("approved_at__isnull", True),
+                    _connector="OR",
+                ),
+                name="chip_slip_pending_not_approved",
+            ),
         ),
         migrations.AddIndex(
-            model_name='shiftreport',
-            index=models.Index(fields=['gaming_day', 'shift'], name='shift_report_day_shift'),
+            model_name="shiftreport",
+            index=models.Index(fields=["gaming_day", "shift"], name="shift_report_day_shift"),
         ),
         migrations.AddConstraint(
-            model_name='shiftreport',
-            constraint=models.UniqueConstraint(fields=('table', 'gaming_day', 'shift'), name='shift_report_one_per_table_and_shift'),
+            model_name="shiftreport",
+            constraint=models.UniqueConstraint(
+                fields=("table", "gaming_day", "shift"), name="shift_report_one_per_table_and_shift"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='shiftreport',
-            constraint=models.CheckConstraint(condition=models.Q(('shift__in', ['day', 'swing', 'grave'])), name='shift_report_shift_known'),
+            model_name="shiftreport",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("shift__in", ["day", "swing", "grave"])), name="shift_report_shift_known"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='shiftreport',
-            constraint=models.CheckConstraint(condition=models.Q(('drop_cents__gte', 0), ('handle_cents__gte', 0), ('hands_dealt__gte', 0), ('markers_cents__gte', 0), ('payouts_cents__gte', 0), ('rounds_settled__gte', 0), ('rounds_voided__gte', 0)), name='shift_report_counts_not_negative'),
+            model_name="shiftreport",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("drop_cents__gte", 0),
+                    ("handle_cents__gte", 0),
+                    ("hands_dealt__gte", 0),
+                    ("markers_cents__gte", 0),
+                    ("payouts_cents__gte", 0),
+                    ("rounds_settled__gte", 0),
+                    ("rounds_voided__gte", 0),
+                ),
+                name="shift_report_counts_not_negative",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='shiftreport',
-            constraint=models.CheckConstraint(condition=models.Q(('house_net_cents', django.db.models.expressions.CombinedExpression(models.F('handle_cents'), '-', models.F('payouts_cents')))), name='shift_report_house_net_is_handle_minus_payouts'),
+            model_name="shiftreport",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    (
+                        "house_net_cents",
+                        django.db.models.expressions.CombinedExpression(
+                            models.F("handle_cents"), "-", models.F("payouts_cents")
+                        ),
+                    )
+                ),
+                name="shift_report_house_net_is_handle_minus_payouts",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='shiftreportline',
-            constraint=models.UniqueConstraint(fields=('report', 'kind'), name='shift_report_line_one_per_kind'),
+            model_name="shiftreportline",
+            constraint=models.UniqueConstraint(
+                fields=("report", "kind"), name="shift_report_line_one_per_kind"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='shiftreportline',
-            constraint=models.CheckConstraint(condition=models.Q(('house_net_cents', django.db.models.expressions.CombinedExpression(models.F('handle_cents'), '-', models.F('payouts_cents')))), name='shift_report_line_house_net'),
+            model_name="shiftreportline",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    (
+                        "house_net_cents",
+                        django.db.models.expressions.CombinedExpression(
+                            models.F("handle_cents"), "-", models.F("payouts_cents")
+                        ),
+                    )
+                ),
+                name="shift_report_line_house_net",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slipvoid',
-            constraint=models.CheckConstraint(condition=models.Q(('reason', ''), _negated=True), name='slip_void_has_reason'),
+            model_name="slipvoid",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("reason", ""), _negated=True), name="slip_void_has_reason"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slipvoid',
-            constraint=models.CheckConstraint(condition=models.Q(('shift__in', ['day', 'swing', 'grave'])), name='slip_void_shift_known'),
+            model_name="slipvoid",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("shift__in", ["day", "swing", "grave"])), name="slip_void_shift_known"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tableinventory',
-            constraint=models.UniqueConstraint(fields=('table', 'gaming_day', 'shift', 'kind'), name='inventory_one_per_table_shift_kind'),
+            model_name="tableinventory",
+            constraint=models.UniqueConstraint(
+                fields=("table", "gaming_day", "shift", "kind"), name="inventory_one_per_table_shift_kind"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tableinventory',
-            constraint=models.CheckConstraint(condition=models.Q(('total_cents__gte', 0)), name='inventory_total_not_negative'),
+            model_name="tableinventory",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("total_cents__gte", 0)), name="inventory_total_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tableinventory',
-            constraint=models.CheckConstraint(condition=models.Q(('shift__in', ['day', 'swing', 'grave'])), name='inventory_shift_known'),
+            model_name="tableinventory",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("shift__in", ["day", "swing", "grave"])), name="inventory_shift_known"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tableinventory',
-            constraint=models.CheckConstraint(condition=models.Q(('kind', 'opener'), models.Q(('transfer__isnull', True), ('previous_closer_cents__isnull', True)), _connector='OR'), name='inventory_closer_has_no_transfer'),
+            model_name="tableinventory",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("kind", "opener"),
+                    models.Q(("transfer__isnull", True), ("previous_closer_cents__isnull", True)),
+                    _connector="OR",
+                ),
+                name="inventory_closer_has_no_transfer",
+            ),
         ),
     ]

@@ -57,7 +57,8 @@ class TableInventory(models.Model):
             models.CheckConstraint(condition=Q(total_cents__gte=0), name="inventory_total_not_negative"),
             models.CheckConstraint(condition=Q(shift__in=SHIFT_NAMES), name="inventory_shift_known"),
             models.CheckConstraint(
-                condition=Q(kind="opener") | (Q(transfer__isnull=True) & Q(previous_closer_cents__isnull=True)),
+                condition=Q(kind="opener")
+                | (Q(transfer__isnull=True) & Q(previous_closer_cents__isnull=True)),
                 name="inventory_closer_has_no_transfer",
             ),
         ]

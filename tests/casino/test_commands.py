@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from casino.keys import key_matches, pin_matches
-from casino.models import StaffToken, Table, Terminal
+from casino.models import StaffProfile, StaffToken, Table, Terminal
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ def test_create_staff_prints_password_and_token() -> None:
     token = StaffToken.objects.get(user__username="alice")
     assert key_matches(printed["token"], token.key_hash)
     assert token.user.check_password(printed["password"])
-    assert token.user.staff.role == "pit_boss"
+    assert StaffProfile.objects.get(user=token.user).role == "pit_boss"
 
 
 def test_check_ledger_passes_on_a_sound_ledger() -> None:
@@ -100,25 +100,29 @@ def test_the_database_refuses_an_unbalanced_ledger_transaction() -> None:
 
     run("provision_table", "--name", "BJ-11", "--decks", "6")
     table = Table.objects.get(name="BJ-11")
-    with pytest.raises(IntegrityError, match="does not balance"), transaction.atomic():
-        with connection.cursor() as cursor:
+
+    def write_unbalanced() -> None:
+        with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(
                 """INSERT INTO casino_ledgertransaction (kind, table_id, memo, created_at, gaming_day, shift)
-                              VALUES ('fill', %s, '', now(), current_date, 'day') RETURNING id""",
+                   VALUES ('fill', %s, '', now(), current_date, 'day') RETURNING id""",
                 [table.pk],
             )
             (txn,) = cursor.fetchone()
             cursor.execute(
                 """INSERT INTO casino_ledgerentry (transaction_id, account_id, amount_cents)
-                              SELECT %s, id, 100 FROM casino_account WHERE table_id = %s AND kind = 'tray'""",
+                   SELECT %s, id, 100 FROM casino_account WHERE table_id = %s AND kind = 'tray'""",
                 [txn, table.pk],
             )
             cursor.execute(
                 """INSERT INTO casino_ledgerentry (transaction_id, account_id, amount_cents)
-                              SELECT %s, id, -99 FROM casino_account WHERE kind = 'cage'""",
+                   SELECT %s, id, -99 FROM casino_account WHERE kind = 'cage'""",
                 [txn],
             )
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the check that otherwise runs at commit
+
+    with pytest.raises(IntegrityError, match="does not balance"):
+        write_unbalanced()
 
 
 def test_the_database_refuses_to_change_or_delete_ledger_rows() -> None:

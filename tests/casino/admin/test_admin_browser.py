@@ -2,6 +2,7 @@
 
 import shutil
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -42,9 +43,9 @@ def log_in(browser: WebDriver, base: str, username: str, password: str) -> None:
     browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
 
 
-def test_a_pit_boss_changes_a_table_limit_in_the_admin(browser: WebDriver, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_a_pit_boss_changes_a_table_limit_in_the_admin(browser: WebDriver, live_server: Any) -> None:
     made = provision_table(name="BJ-ADMIN", decks=6, now=timezone.now())
-    create_staff(username="boss", role="pit_boss", password="boss-pass-2026", now=timezone.now())  # noqa: S106
+    create_staff(username="boss", role="pit_boss", password="boss-pass-2026", now=timezone.now())
     log_in(browser, live_server.url, "boss", "boss-pass-2026")
     assert (
         "Site administration" in browser.page_source
@@ -66,9 +67,9 @@ def test_a_pit_boss_changes_a_table_limit_in_the_admin(browser: WebDriver, live_
     assert primary_row.max_cents == 250_000
 
 
-def test_compliance_reads_tables_but_cannot_change_them(browser: WebDriver, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_compliance_reads_tables_but_cannot_change_them(browser: WebDriver, live_server: Any) -> None:
     made = provision_table(name="BJ-READ", decks=8, now=timezone.now())
-    create_staff(username="auditor", role="compliance", password="auditor-pass-2026", now=timezone.now())  # noqa: S106
+    create_staff(username="auditor", role="compliance", password="auditor-pass-2026", now=timezone.now())
     log_in(browser, live_server.url, "auditor", "auditor-pass-2026")
 
     browser.get(f"{live_server.url}/admin/casino/table/{made.table.pk}/change/")

@@ -44,7 +44,7 @@ def test_each_change_writes_one_event_naming_terminal_dealer_and_request(
     for card in ["TS", "9H", "8C"]:
         _, card_events = step(table.terminal, f"{ROUNDS}{round_id}/cards/", {"card": card})
         assert [e.event_type for e in card_events] == ["casino.round.card_dealt"]
-    _, last_card = step(table.terminal, f"{ROUNDS}{round_id}/cards/", {"card": "8D"})
+    step(table.terminal, f"{ROUNDS}{round_id}/cards/", {"card": "8D"})
     _, action_events = step(
         table.terminal, f"{ROUNDS}{round_id}/actions/", {"seat": 1, "hand": 0, "action": "stand"}
     )
@@ -58,6 +58,7 @@ def test_each_change_writes_one_event_naming_terminal_dealer_and_request(
     assert (event.actor_kind, event.terminal_name, event.dealer_badge) == ("terminal", "BJ-07-T1", dealer)
     assert event.table_name == "BJ-07"
     assert event.subject_id == str(round_id)
+    assert event.after is not None
     assert event.after["paid_cents"] == settled.json()["settlement"]["paid_cents"]
     assert event.idempotency_key != ""
     assert event.request_id == settled["X-Request-ID"]
@@ -100,8 +101,10 @@ def test_a_void_is_recorded_with_the_supervisor_and_reason(table: TableActors, s
     assert [(e.event_type, e.actor_kind, e.role) for e in events] == [
         ("casino.round.voided", "user", "floor_supervisor")
     ]
-    assert events[0].after["reason"] == "misdeal on seat 1"
-    assert events[0].after["returned_cents"] == 1_000
+    after = events[0].after
+    assert after is not None
+    assert after["reason"] == "misdeal on seat 1"
+    assert after["returned_cents"] == 1_000
 
 
 def test_security_refusals_are_recorded_even_though_the_request_rolled_back(

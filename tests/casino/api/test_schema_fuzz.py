@@ -19,7 +19,7 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", application)
 
 
 @contextmanager
-def test_connection_kept() -> Iterator[None]:
+def _connection_kept() -> Iterator[None]:
     """Calling the WSGI app directly would close the test's connection when each request
     starts and ends; Django's own test client disconnects these handlers the same way."""
     request_started.disconnect(close_old_connections)
@@ -49,7 +49,7 @@ def terminal_with_round(make_table: Any) -> TableActors:
 def test_api_never_fails_and_matches_its_schema(
     case: schemathesis.Case, terminal_with_round: TableActors
 ) -> None:
-    with test_connection_kept():
+    with _connection_kept():
         case.call_and_validate(
             headers={"Authorization": f"Token {terminal_with_round.provisioned.terminal_token}"},
             # Well-formed requests that break a game rule are refused with a documented 422 by

@@ -103,7 +103,8 @@ def test_a_new_shoe_closes_the_previous_one(table: TableActors) -> None:
 
 def test_the_reveal_is_only_given_when_the_shoe_closes(table: TableActors) -> None:
     opened = post(table.terminal, "/api/v1/shoes/", {"mode": "electronic"}).json()
-    assert "order" not in opened and "salt" not in opened
+    assert "order" not in opened
+    assert "salt" not in opened
 
     closed = post(table.terminal, f"/api/v1/shoes/{opened['id']}/close/").json()
 

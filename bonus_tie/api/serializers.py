@@ -1,0 +1,87 @@
+"""Input and output shapes of the paytable endpoints. Outputs document the plain dicts built by
+`bonus_tie.api.presenters`; the pays are checked by the service, which answers 422 with a code."""
+
+from rest_framework import serializers
+
+from bonus_tie.engine.kinds import BONUS_KINDS
+from bonus_tie.models import PaytableStatus
+from bonus_tie.services import MAX_PAYS, MAX_REASON_LENGTH
+from casino.api.fields import StrictIntegerField
+
+KINDS_TEXT = " ".join(kind.value for kind in BONUS_KINDS)
+
+
+# --- inputs ------------------------------------------------------------------------------------
+
+
+class PaytableProposeInput(serializers.Serializer):
+    pays = serializers.DictField(
+        child=serializers.JSONField(),
+        help_text=(
+            f"One `N to 1` figure per bet kind ({KINDS_TEXT}), each a whole number from 1 to {MAX_PAYS}. "
+            "`422` `missing_pay`, `invalid_pay`, `unknown_wager_kind` otherwise."
+        ),
+    )
+    decks = StrictIntegerField(
+        required=False,
+        default=6,
+        min_value=0,
+        max_value=1000,
+        help_text="The shoe the report is computed for: 6 or 8 (`422` `invalid_deck_count`).",
+    )
+    h17 = serializers.BooleanField(required=False, default=False, help_text="Dealer hits soft 17.")
+    blackjack_pays = serializers.CharField(
+        required=False,
+        default="3:2",
+        max_length=8,
+        help_text="`3:2` or `6:5` (`422` `invalid_blackjack_pays`).",
+    )
+
+
+class PaytableApproveInput(serializers.Serializer):
+    override_reason = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=MAX_REASON_LENGTH,
+        help_text="Required, and only allowed, when the report flags a bet (`422` `paytable_flagged`).",
+    )
+
+
+class PaytableRejectInput(serializers.Serializer):
+    reason = serializers.CharField(
+        allow_blank=True, max_length=MAX_REASON_LENGTH, help_text="Why (`422` `reason_required` when blank)."
+    )
+
+
+# --- outputs -----------------------------------------------------------------------------------
+
+
+class PaytableOutput(serializers.Serializer):
+    version = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=PaytableStatus.values)
+    in_force = serializers.BooleanField(
+        help_text="The newest approved version: each table's next round uses it."
+    )
+    pays = serializers.DictField(child=serializers.IntegerField())
+    rules = serializers.JSONField(allow_null=True, help_text="The house rules the report is for.")
+    proposed_by = serializers.CharField(allow_null=True)
+    proposed_at = serializers.DateTimeField()
+    approved_by = serializers.CharField(allow_null=True)
+    approved_at = serializers.DateTimeField(allow_null=True)
+    override_reason = serializers.CharField(allow_blank=True)
+    rejected_by = serializers.CharField(allow_null=True)
+    rejected_at = serializers.DateTimeField(allow_null=True)
+    rejection_reason = serializers.CharField(allow_blank=True)
+    report_status = serializers.ChoiceField(
+        choices=["pending", "ready", "none"],
+        help_text="`pending` while the report of a proposal is computed; `none` for a version without one.",
+    )
+    flagged = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, help_text="Bets the steering check flags."
+    )
+    report = serializers.JSONField(
+        allow_null=True,
+        help_text="House-edge rows (kind, pays, win_probability, true_odds, house_edge, std_error, method), "
+        "tie probabilities, steering rows and flags, the rules, and the engine's text.",
+    )

@@ -1,0 +1,332 @@
+"""The figures of a shift report, computed by the database: a handful of aggregate queries
+grouped by table (and wager kind), whatever the number of wagers; Python only combines the
+per-table sums.
+
+Where each figure comes from (gaming day and shift as stamped on each record when written):
+
+- drop: the drop account's entries (buy-ins, cash and marker); markers: the marker buy-ins.
+- fills / credits: the tray's entries of FILL / CREDIT transactions (approvals, less the
+  reversals of voided slips, which are stamped with the slip's own shift).
+- opener / closer: the inventory slips of the shift.
+- win = drop + credits - fills + (closer - opener) (backoffice-anchors §2.5); null when the
+  opener or the closer is missing (0 for an idle table: no count and nothing moved).
+- hold = win / drop in basis points (1 bp = 0.01 %), rounded half to even; null when drop is 0.
+- rounds settled / voided: the PAYOUT / VOID transactions of the shift; hands dealt: the primary
+  settlement lines (one per hand, split hands included) of the rounds settled in the shift.
+- handle and payouts per wager kind: the settlement lines of those rounds; house net = handle -
+  payouts (the wager-based win), checked against the tray's PAYOUT entries (flag
+  `ledger_mismatch` if they ever differ).
+- theoretical win: handle x house edge per kind (casino.reports.house_edges).
+"""
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Collection
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import Count, Q, Sum
+
+from casino.models import (
+    AccountKind,
+    BuyIn,
+    BuyInMethod,
+    ChipSlip,
+    InventoryKind,
+    LedgerEntry,
+    LedgerTransaction,
+    MovementKind,
+    SlipStatus,
+    Table,
+    TableInventory,
+)
+from casino.reports.house_edges import KIND_ORDER, house_edge, theo_win_cents
+
+BASIS_POINTS = 10_000
+# Blackjack holds 10-20 % of the drop (backoffice-anchors §2.5); a setting may say otherwise.
+DEFAULT_EXPECTED_HOLD_BP = (1_000, 2_000)
+
+
+def expected_hold_bp() -> tuple[int, int]:
+    low, high = getattr(settings, "CASINO_EXPECTED_HOLD_BP", DEFAULT_EXPECTED_HOLD_BP)
+    return int(low), int(high)
+
+
+def hold_basis_points(*, win_cents: int | None, drop_cents: int) -> int | None:
+    """win / drop in basis points, rounded half to even (Python's `round` of an exact fraction)."""
+    if win_cents is None or drop_cents <= 0:
+        return None
+    return round(Fraction(win_cents * BASIS_POINTS, drop_cents))
+
+
+def hold_percent_text(hold_bp: int | None) -> str | None:
+    """Basis points as a percentage with two decimals ("12.34"), exactly."""
+    if hold_bp is None:
+        return None
+    whole, hundredths = divmod(abs(hold_bp), 100)
+    return f"{'-' if hold_bp < 0 else ''}{whole}.{hundredths:02d}"
+
+
+def hold_outside(hold_bp: int | None) -> bool:
+    low, high = expected_hold_bp()
+    return hold_bp is not None and not low <= hold_bp <= high
+
+
+@dataclass(frozen=True)
+class KindFigures:
+    kind: str
+    wagers: int
+    handle_cents: int
+    payouts_cents: int
+    house_edge: Decimal
+    theo_win_cents: int
+
+    @property
+    def house_net_cents(self) -> int:
+        return self.handle_cents - self.payouts_cents
+
+
+@dataclass(frozen=True)
+class TableFigures:
+    table_id: int
+    pit_id: int
+    gaming_day: dt.date
+    shift: str
+    opener_cents: int | None
+    closer_cents: int | None
+    drop_cents: int
+    markers_cents: int
+    fills_cents: int
+    credits_cents: int
+    win_cents: int | None
+    hold_bp: int | None
+    hold_outside_range: bool
+    rounds_settled: int
+    rounds_voided: int
+    hands_dealt: int
+    handle_cents: int
+    payouts_cents: int
+    house_net_cents: int
+    win_minus_house_net_cents: int | None
+    theo_win_cents: int
+    kinds: tuple[KindFigures, ...]
+    flags: tuple[str, ...]
+
+
+def _by_table(rows: object, key: str = "table_id") -> dict[int, dict[str, int]]:
+    return {row.pop(key): row for row in rows}  # type: ignore[attr-defined]
+
+
+def _settled_lines(
+    *, gaming_day: dt.date, shift: str, table_ids: Collection[int] | None
+) -> list[tuple[int, str, int, int, int]]:
+    """(table, kind, wagers, handle, payouts) of the rounds settled in the shift: their PAYOUT
+    transaction is stamped with it. SQL, because the ORM would join through casino_round, a
+    million-row detour that the settlement's own round_id makes unnecessary."""
+    sql = """
+        SELECT t.table_id, l.kind, COUNT(*), SUM(l.amount_cents), SUM(l.paid_cents)
+          FROM casino_ledgertransaction t
+          JOIN casino_settlement s ON s.round_id = t.round_id
+          JOIN casino_settlementline l ON l.settlement_id = s.id
+         WHERE t.kind = %s AND t.gaming_day = %s AND t.shift = %s
+    """
+    params: list[Any] = [MovementKind.PAYOUT.value, gaming_day, shift]
+    if table_ids is not None:
+        sql += " AND t.table_id = ANY(%s)"
+        params.append(list(table_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(sql + " GROUP BY t.table_id, l.kind", params)
+        return [(int(a), str(b), int(c), int(d), int(e)) for a, b, c, d, e in cursor.fetchall()]
+
+
+def compute_shift_figures(
+    *, gaming_day: dt.date, shift: str, table_ids: Collection[int] | None = None
+) -> list[TableFigures]:
+    """Figures for every table of the shift: the given ones, or every active table and every
+    table with anything recorded in the shift."""
+    in_shift = Q(gaming_day=gaming_day, shift=shift)
+    if table_ids is not None:
+        in_shift &= Q(table_id__in=list(table_ids))
+
+    money = _by_table(
+        LedgerEntry.objects.filter(
+            transaction__gaming_day=gaming_day,
+            transaction__shift=shift,
+            transaction__kind__in=[
+                MovementKind.BUY_IN,
+                MovementKind.FILL,
+                MovementKind.CREDIT,
+                MovementKind.PAYOUT,
+            ],
+            account__kind__in=[AccountKind.DROP, AccountKind.TRAY],
+            **({"transaction__table_id__in": list(table_ids)} if table_ids is not None else {}),
+        )
+        .values("transaction__table_id")
+        .annotate(
+            drop=Sum("amount_cents", filter=Q(account__kind=AccountKind.DROP), default=0),
+            fills=Sum(
+                "amount_cents",
+                filter=Q(account__kind=AccountKind.TRAY, transaction__kind=MovementKind.FILL),
+                default=0,
+            ),
+            credits_out=Sum(
+                "amount_cents",
+                filter=Q(account__kind=AccountKind.TRAY, transaction__kind=MovementKind.CREDIT),
+                default=0,
+            ),
+            tray_payouts=Sum(
+                "amount_cents",
+                filter=Q(account__kind=AccountKind.TRAY, transaction__kind=MovementKind.PAYOUT),
+                default=0,
+            ),
+        )
+        .order_by(),
+        key="transaction__table_id",
+    )
+    rounds = _by_table(
+        LedgerTransaction.objects.filter(in_shift)
+        .values("table_id")
+        .annotate(
+            settled=Count("id", filter=Q(kind=MovementKind.PAYOUT)),
+            voided=Count("id", filter=Q(kind=MovementKind.VOID)),
+        )
+        .order_by()
+    )
+    lines: dict[int, dict[str, dict[str, int]]] = defaultdict(dict)
+    for table_id, kind, wagers, handle, paid in _settled_lines(
+        gaming_day=gaming_day, shift=shift, table_ids=table_ids
+    ):
+        lines[table_id][kind] = {"wagers": wagers, "handle": handle, "paid": paid}
+    counts: dict[int, dict[str, TableInventory]] = defaultdict(dict)
+    for inventory in TableInventory.objects.filter(in_shift).only(
+        "table_id", "kind", "total_cents", "previous_closer_cents"
+    ):
+        counts[inventory.table_id][inventory.kind] = inventory
+    markers = _by_table(
+        BuyIn.objects.filter(in_shift, method=BuyInMethod.MARKER)
+        .values("table_id")
+        .annotate(cents=Sum("amount_cents"))
+        .order_by()
+    )
+    pending = _by_table(
+        ChipSlip.objects.filter(in_shift, status=SlipStatus.PENDING)
+        .values("table_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+
+    if table_ids is not None:
+        tables = Table.objects.filter(pk__in=list(table_ids))
+    else:
+        seen = set(money) | set(rounds) | set(lines) | set(counts) | set(pending)
+        tables = Table.objects.filter(Q(is_active=True) | Q(pk__in=seen))
+    return [
+        _table_figures(
+            table_id=table_id,
+            pit_id=pit_id,
+            gaming_day=gaming_day,
+            shift=shift,
+            money=money.get(table_id, {}),
+            rounds=rounds.get(table_id, {}),
+            lines=lines.get(table_id, {}),
+            counts=counts.get(table_id, {}),
+            markers_cents=markers.get(table_id, {}).get("cents", 0),
+            pending_slips=pending.get(table_id, {}).get("n", 0),
+        )
+        for table_id, pit_id in tables.order_by("pk").values_list("pk", "pit_id")
+    ]
+
+
+def _table_figures(
+    *,
+    table_id: int,
+    pit_id: int,
+    gaming_day: dt.date,
+    shift: str,
+    money: dict[str, int],
+    rounds: dict[str, int],
+    lines: dict[str, dict[str, int]],
+    counts: dict[str, TableInventory],
+    markers_cents: int,
+    pending_slips: int,
+) -> TableFigures:
+    drop = money.get("drop", 0)
+    fills = money.get("fills", 0)
+    credits = -money.get("credits_out", 0)
+    kinds = tuple(
+        KindFigures(
+            kind=kind,
+            wagers=lines[kind]["wagers"],
+            handle_cents=lines[kind]["handle"],
+            payouts_cents=lines[kind]["paid"],
+            house_edge=house_edge(kind),
+            theo_win_cents=theo_win_cents(handle_cents=lines[kind]["handle"], kind=kind),
+        )
+        for kind in sorted(
+            lines, key=lambda k: (KIND_ORDER.index(k) if k in KIND_ORDER else len(KIND_ORDER), k)
+        )
+    )
+    handle = sum(k.handle_cents for k in kinds)
+    payouts = sum(k.payouts_cents for k in kinds)
+    house_net = handle - payouts
+    settled, voided = rounds.get("settled", 0), rounds.get("voided", 0)
+    opener = counts.get(InventoryKind.OPENER)
+    closer = counts.get(InventoryKind.CLOSER)
+    opener_cents = opener.total_cents if opener else None
+    closer_cents = closer.total_cents if closer else None
+
+    flags: list[str] = []
+    # `rounds` has a row for every table with any ledger transaction in the shift.
+    idle = not (rounds or money or kinds or counts or pending_slips)
+    win: int | None
+    if opener_cents is not None and closer_cents is not None:
+        win = drop + credits - fills + closer_cents - opener_cents
+    elif idle:
+        win = 0
+        flags.append("idle")
+    else:
+        win = None
+    if not idle and opener_cents is None:
+        flags.append("no_opener")
+    if not idle and closer_cents is None:
+        flags.append("no_closer")
+    if (
+        opener
+        and opener.previous_closer_cents is not None
+        and opener.previous_closer_cents != opener.total_cents
+    ):
+        flags.append("opener_differs_from_previous_closer")
+    if pending_slips:
+        flags.append("slips_pending")
+    if money.get("tray_payouts", 0) != house_net:
+        flags.append("ledger_mismatch")
+    hold_bp = hold_basis_points(win_cents=win, drop_cents=drop)
+    return TableFigures(
+        table_id=table_id,
+        pit_id=pit_id,
+        gaming_day=gaming_day,
+        shift=shift,
+        opener_cents=opener_cents,
+        closer_cents=closer_cents,
+        drop_cents=drop,
+        markers_cents=markers_cents,
+        fills_cents=fills,
+        credits_cents=credits,
+        win_cents=win,
+        hold_bp=hold_bp,
+        hold_outside_range=hold_outside(hold_bp),
+        rounds_settled=settled,
+        rounds_voided=voided,
+        hands_dealt=lines.get("primary", {}).get("wagers", 0),
+        handle_cents=handle,
+        payouts_cents=payouts,
+        house_net_cents=house_net,
+        win_minus_house_net_cents=win - house_net if win is not None else None,
+        theo_win_cents=sum(k.theo_win_cents for k in kinds),
+        kinds=kinds,
+        flags=tuple(flags),
+    )

@@ -1,0 +1,581 @@
+"""Table money outside the rounds: opener and closer, buy-ins, fills and credits.
+
+Each service locks the table first (NOWAIT: 409 `table_busy`), then its other rows, checks, writes
+its rows and ledger transaction, and records the audit event, in one transaction (the request's
+durable one under the API, its own under a command or the admin).
+
+Ledger entries (signed cents, money into an account is positive; `casino.ledger`):
+
+| movement | entries | why |
+|---|---|---|
+| buy-in (cash or marker) | drop +A, tray -A | the cash or the marker goes into the drop box; the same value of chips leaves the tray for the player (the player gives A and gets A: no patron entry) |
+| fill approved | tray +A, cage -A | chips come from the cage into the tray |
+| credit approved | tray -A, cage +A | chips go from the tray back to the cage |
+| fill or credit requested / pending | nothing | nothing moves until a supervisor approves |
+| void of an approved slip | the approval's entries negated | a new reversing transaction, stamped with the *slip's* gaming day and shift (an adjustment of that shift, written now); a pending slip's void moves nothing |
+| opener | tray +(counted - tray balance), cage -(same) | the tray's ledger balance is brought to the counted opener, the cage being the counterparty: the first opening issues the bank from the cage; a later one records any difference from what the ledger expected. Nothing is posted when they agree |
+| closer | nothing | the count is recorded; its difference from the ledger's tray balance is the shift's variance (the report's `win - house net`) |
+
+With these entries the count-based win of a shift (drop + credits - fills + closer - opener)
+equals the ledger's own figure (drop + credits - fills + the tray's change without the opener
+transfer) whenever the closer agrees with the ledger, and both equal the wager-based house net of
+the rounds settled in the shift.
+
+Gaming day and shift are stamped on every record when it is written (`casino.gaming_day`). A
+table is open between an opener and a closer; buy-ins and fill/credit requests and approvals need
+it open *in the current shift*: at a shift change the supervisor closes the ended shift (the closer
+belongs to the shift its opener opened: "date and shift ended") and opens the new one.
+"""
+
+import datetime as dt
+import logging
+import re
+from collections.abc import Mapping, Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection, transaction
+
+from audit.context import AuditActor
+from audit.services import record_event
+from casino import ledger
+from casino.errors import ConflictError, ForbiddenError, NotFoundError, ServiceError
+from casino.gaming_day import gaming_day_and_shift, shift_bounds
+from casino.locks import lock_table
+from casino.models import (
+    Account,
+    AccountKind,
+    BuyIn,
+    BuyInMethod,
+    ChipSlip,
+    Dealer,
+    InventoryKind,
+    LedgerEntry,
+    LedgerTransaction,
+    MovementKind,
+    SlipKind,
+    SlipStatus,
+    SlipVoid,
+    Table,
+    TableInventory,
+    Terminal,
+)
+from casino.selectors import get_open_round
+
+logger = logging.getLogger(__name__)
+
+# The chip denominations in use, in cents: 50c, $1, $2.50, $5, $25, $100, $500, $1,000, $5,000, $10,000.
+CHIP_DENOMINATIONS_CENTS: frozenset[int] = frozenset(
+    {50, 100, 250, 500, 2_500, 10_000, 50_000, 100_000, 500_000, 1_000_000}
+)
+_DENOMINATION_KEY = re.compile(r"^[1-9][0-9]{0,9}$")
+SEATS = range(1, 8)
+
+_SLIP_MOVES: dict[str, MovementKind] = {
+    SlipKind.FILL: MovementKind.FILL,
+    SlipKind.CREDIT: MovementKind.CREDIT,
+}
+# The tray's side of an approved slip: a fill adds chips to the tray, a credit takes them away.
+_TRAY_SIGN: dict[str, int] = {SlipKind.FILL: 1, SlipKind.CREDIT: -1}
+
+REGENERATE_TASK = "casino.tasks.regenerate_shift_report"
+
+
+# --- checks ------------------------------------------------------------------------------------
+
+
+def chips_total_cents(chips: Mapping[str, int]) -> int:
+    """The value of chips given as {denomination in cents (text): count}; unknown denominations
+    are refused with `unknown_denomination`."""
+    total = 0
+    for key, count in chips.items():
+        if not _DENOMINATION_KEY.match(key) or int(key) not in CHIP_DENOMINATIONS_CENTS:
+            raise ServiceError(
+                "unknown_denomination",
+                f"{key!r} is not a chip denomination in use (cents: "
+                f"{', '.join(str(d) for d in sorted(CHIP_DENOMINATIONS_CENTS))}).",
+                field=f"chips.{key}"[:100],
+            )
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ServiceError("invalid_chip_count", "Chip counts are whole numbers from 0.", field="chips")
+        total += int(key) * count
+    return total
+
+
+def _checked_chips(chips: Mapping[str, int], *, amount_cents: int, field: str) -> dict[str, int]:
+    total = chips_total_cents(chips)
+    if total != amount_cents:
+        raise ServiceError(
+            "chips_do_not_add_up",
+            f"The chips add up to {total} cents, not the {amount_cents} cents of `{field}`.",
+            field="chips",
+        )
+    return {key: count for key, count in sorted(chips.items(), key=lambda kv: int(kv[0])) if count}
+
+
+def _latest_count(table: Table) -> TableInventory | None:
+    # Counts are written one at a time under the table's lock: the highest pk is the latest.
+    return TableInventory.objects.filter(table=table).order_by("-pk").first()
+
+
+def _require_open_now(table: Table, *, now: dt.datetime) -> TableInventory:
+    latest = _latest_count(table)
+    if latest is None or latest.kind != InventoryKind.OPENER:
+        raise ConflictError("table_not_open", f"{table.name} is not open: a supervisor opens it first.")
+    gaming_day, shift = gaming_day_and_shift(now)
+    if (latest.gaming_day, latest.shift) != (gaming_day, shift):
+        raise ConflictError(
+            "shift_change_required",
+            f"{table.name} was opened for the {latest.gaming_day} {latest.shift} shift, which has ended: "
+            "a supervisor closes it for that shift and opens it for this one.",
+        )
+    return latest
+
+
+def _signing_dealer(table: Table) -> Dealer:
+    """The dealer who signs a count: the one signed in at the table's terminal."""
+    terminal = Terminal.objects.select_related("dealer").filter(table=table).first()
+    if terminal is None or terminal.dealer is None:
+        raise ConflictError(
+            "dealer_not_signed_in",
+            f"A dealer must be signed in at {table.name}'s terminal to sign the count.",
+        )
+    return terminal.dealer
+
+
+def _audit(
+    *,
+    event_type: str,
+    actor: AuditActor,
+    table: Table,
+    subject_type: str,
+    subject_id: int,
+    label: str,
+    now: dt.datetime,
+    before: dict[str, object] | None = None,
+    after: dict[str, object],
+) -> None:
+    record_event(
+        event_type=event_type,
+        actor=actor,
+        table_id=table.pk,
+        subject_type=subject_type,
+        subject_id=str(subject_id),
+        subject_label=label,
+        before=before or {},
+        after=after,
+        occurred_at=now,
+    )
+
+
+# --- opener and closer -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def open_table(
+    *,
+    table_id: int,
+    total_cents: int,
+    chips: Mapping[str, int],
+    supervisor: AbstractBaseUser,
+    actor: AuditActor,
+    now: dt.datetime,
+) -> TableInventory:
+    """Record the opener, signed by the dealer signed in at the table and the supervisor."""
+    table = lock_table(table_id=table_id)
+    counted = _checked_chips(chips, amount_cents=total_cents, field="total_cents")
+    latest = _latest_count(table)
+    if latest is not None and latest.kind == InventoryKind.OPENER:
+        raise ConflictError(
+            "table_already_open",
+            f"{table.name} is already open (for {latest.gaming_day} {latest.shift}); close it first.",
+        )
+    gaming_day, shift = gaming_day_and_shift(now)
+    if TableInventory.objects.filter(
+        table=table, gaming_day=gaming_day, shift=shift, kind=InventoryKind.OPENER
+    ).exists():
+        raise ConflictError(
+            "shift_already_opened",
+            f"{table.name} was already opened once in the {gaming_day} {shift} shift: one opener per shift.",
+        )
+    dealer = _signing_dealer(table)
+    ledger.open_table_accounts(table=table)
+    tray = ledger.balance_cents(table=table, kind=AccountKind.TRAY)
+    transfer = None
+    if total_cents != tray:
+        transfer = ledger.post(
+            kind=MovementKind.OPENER,
+            table=table,
+            now=now,
+            memo=f"opener {total_cents}c; the tray's ledger balance was {tray}c",
+            entries=[(AccountKind.TRAY, total_cents - tray), (AccountKind.CAGE, tray - total_cents)],
+        )
+    opener = TableInventory.objects.create(
+        table=table,
+        kind=InventoryKind.OPENER,
+        chips=counted,
+        total_cents=total_cents,
+        dealer=dealer,
+        supervisor_id=supervisor.pk,
+        counted_at=now,
+        gaming_day=gaming_day,
+        shift=shift,
+        previous_closer_cents=latest.total_cents if latest is not None else None,
+        transfer=transfer,
+    )
+    _audit(
+        event_type="casino.table.opened",
+        actor=actor,
+        table=table,
+        subject_type="table_inventory",
+        subject_id=opener.pk,
+        label=f"opener of {table.name}, {gaming_day} {shift}",
+        now=now,
+        before={"tray_ledger_cents": tray, "previous_closer_cents": opener.previous_closer_cents},
+        after={
+            "total_cents": total_cents,
+            "chips": counted,
+            "dealer": dealer.badge,
+            "gaming_day": gaming_day.isoformat(),
+            "shift": shift,
+            "transfer_cents": total_cents - tray,
+        },
+    )
+    return opener
+
+
+@transaction.atomic
+def close_table(
+    *,
+    table_id: int,
+    total_cents: int,
+    chips: Mapping[str, int],
+    supervisor: AbstractBaseUser,
+    actor: AuditActor,
+    now: dt.datetime,
+) -> TableInventory:
+    """Record the closer of the shift the table was opened for, signed like the opener."""
+    table = lock_table(table_id=table_id)
+    counted = _checked_chips(chips, amount_cents=total_cents, field="total_cents")
+    opener = _latest_count(table)
+    if opener is None or opener.kind != InventoryKind.OPENER:
+        raise ConflictError("table_not_open", f"{table.name} is not open.")
+    if get_open_round(table=table) is not None:
+        raise ConflictError("round_in_progress", f"{table.name} has a round in progress; finish it first.")
+    dealer = _signing_dealer(table)
+    tray = ledger.balance_cents(table=table, kind=AccountKind.TRAY)
+    closer = TableInventory.objects.create(
+        table=table,
+        kind=InventoryKind.CLOSER,
+        chips=counted,
+        total_cents=total_cents,
+        dealer=dealer,
+        supervisor_id=supervisor.pk,
+        counted_at=now,
+        gaming_day=opener.gaming_day,
+        shift=opener.shift,
+    )
+    _audit(
+        event_type="casino.table.closed",
+        actor=actor,
+        table=table,
+        subject_type="table_inventory",
+        subject_id=closer.pk,
+        label=f"closer of {table.name}, {opener.gaming_day} {opener.shift}",
+        now=now,
+        before={"opener_cents": opener.total_cents, "tray_ledger_cents": tray},
+        after={
+            "total_cents": total_cents,
+            "chips": counted,
+            "dealer": dealer.badge,
+            "gaming_day": opener.gaming_day.isoformat(),
+            "shift": opener.shift,
+            "variance_cents": total_cents - tray,
+        },
+    )
+    if shift_bounds(opener.gaming_day, opener.shift)[1] <= now:
+        # Closed after its shift ended (a late count): the report is regenerated once this commits.
+        _regenerate_on_commit(table_id=table.pk, gaming_day=opener.gaming_day, shift=opener.shift)
+    return closer
+
+
+# --- buy-ins -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def record_buy_in(
+    *,
+    terminal: Terminal,
+    seat: int,
+    amount_cents: int,
+    method: str,
+    player: str,
+    actor: AuditActor,
+    now: dt.datetime,
+) -> BuyIn:
+    if terminal.dealer is None:
+        raise ForbiddenError("dealer_not_signed_in", "A dealer must be signed in at this terminal.")
+    if seat not in SEATS:
+        raise ServiceError("invalid_seat", f"Seats are numbered 1 to 7, not {seat}.", field="seat")
+    if method not in BuyInMethod.values:
+        raise ServiceError("invalid_method", "A buy-in is `cash` or `marker`.", field="method")
+    table = lock_table(table_id=terminal.table_id)
+    _require_open_now(table, now=now)
+    transaction_ = ledger.post(
+        kind=MovementKind.BUY_IN,
+        table=table,
+        now=now,
+        memo=f"{method} buy-in, seat {seat}",
+        entries=[(AccountKind.DROP, amount_cents), (AccountKind.TRAY, -amount_cents)],
+    )
+    buy_in = BuyIn.objects.create(
+        table=table,
+        seat=seat,
+        amount_cents=amount_cents,
+        method=method,
+        player=player,
+        terminal=terminal,
+        dealer=terminal.dealer,
+        created_at=now,
+        gaming_day=transaction_.gaming_day,
+        shift=transaction_.shift,
+        transaction=transaction_,
+    )
+    _audit(
+        event_type="casino.buy_in.recorded",
+        actor=actor,
+        table=table,
+        subject_type="buy_in",
+        subject_id=buy_in.pk,
+        label=f"{method} buy-in of {amount_cents}c at {table.name} seat {seat}",
+        now=now,
+        after={"seat": seat, "amount_cents": amount_cents, "method": method, "player": player},
+    )
+    return buy_in
+
+
+# --- fills and credits -------------------------------------------------------------------------
+
+
+def _next_slip_number(kind: str) -> int:
+    """The next number of the kind's series. The UPDATE holds the counter row's lock until the
+    transaction ends, so numbers are issued one at a time and a rollback returns its number."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO casino_slipcounter (series, last_number) VALUES (%s, 1) "
+            "ON CONFLICT (series) DO UPDATE SET last_number = casino_slipcounter.last_number + 1 "
+            "RETURNING last_number",
+            [kind],
+        )
+        (number,) = cursor.fetchone()
+    return int(number)
+
+
+@transaction.atomic
+def request_slip(
+    *,
+    kind: SlipKind,
+    table_id: int,
+    amount_cents: int,
+    chips: Mapping[str, int],
+    terminal: Terminal | None,
+    user: AbstractBaseUser | None,
+    actor: AuditActor,
+    now: dt.datetime,
+) -> ChipSlip:
+    """A fill or credit request, numbered and pending: nothing moves until it is approved."""
+    if terminal is not None and terminal.dealer is None:
+        raise ForbiddenError("dealer_not_signed_in", "A dealer must be signed in at this terminal.")
+    table = lock_table(table_id=table_id)
+    counted = _checked_chips(chips, amount_cents=amount_cents, field="amount_cents")
+    _require_open_now(table, now=now)
+    gaming_day, shift = gaming_day_and_shift(now)
+    slip = ChipSlip.objects.create(
+        kind=kind,
+        number=_next_slip_number(kind),
+        table=table,
+        amount_cents=amount_cents,
+        chips=counted,
+        status=SlipStatus.PENDING,
+        requested_at=now,
+        gaming_day=gaming_day,
+        shift=shift,
+        requested_by_terminal=terminal,
+        requested_by_dealer=terminal.dealer if terminal is not None else None,
+        requested_by_user_id=user.pk if terminal is None and user is not None else None,
+    )
+    _audit(
+        event_type=f"casino.{kind}.requested",
+        actor=actor,
+        table=table,
+        subject_type=kind,
+        subject_id=slip.pk,
+        label=f"{kind} #{slip.number} at {table.name}",
+        now=now,
+        after={"number": slip.number, "amount_cents": amount_cents, "chips": counted, "status": slip.status},
+    )
+    return slip
+
+
+def _lock_slip(*, kind: SlipKind, slip_id: int) -> tuple[Table, ChipSlip]:
+    table_id = ChipSlip.objects.filter(pk=slip_id, kind=kind).values_list("table_id", flat=True).first()
+    if table_id is None:
+        raise NotFoundError("not_found", f"No {kind} {slip_id}.")
+    table = lock_table(table_id=table_id)
+    slip = ChipSlip.objects.select_for_update(of=("self",)).get(pk=slip_id)
+    return table, slip
+
+
+@transaction.atomic
+def approve_slip(
+    *, kind: SlipKind, slip_id: int, user: AbstractBaseUser, actor: AuditActor, now: dt.datetime
+) -> ChipSlip:
+    """Approve a pending fill or credit: the chips move, through the ledger, exactly once."""
+    table, slip = _lock_slip(kind=kind, slip_id=slip_id)
+    if slip.status != SlipStatus.PENDING:
+        raise ConflictError(
+            "slip_not_pending", f"{kind} #{slip.number} is {slip.status}: only a pending slip is approved."
+        )
+    if slip.requested_by_user_id is not None and slip.requested_by_user_id == user.pk:
+        raise ForbiddenError(
+            "approver_is_requester",
+            f"{kind} #{slip.number} was requested by you: another supervisor approves it.",
+        )
+    _require_open_now(table, now=now)
+    tray_cents = _TRAY_SIGN[kind] * slip.amount_cents
+    if kind == SlipKind.CREDIT:
+        tray = ledger.balance_cents(table=table, kind=AccountKind.TRAY)
+        if tray < slip.amount_cents:
+            raise ServiceError(
+                "credit_exceeds_tray",
+                f"credit #{slip.number} of {slip.amount_cents}c is more than the {tray}c the tray holds.",
+            )
+    slip.transaction = ledger.post(
+        kind=_SLIP_MOVES[kind],
+        table=table,
+        now=now,
+        memo=f"{kind} #{slip.number}",
+        entries=[(AccountKind.TRAY, tray_cents), (AccountKind.CAGE, -tray_cents)],
+    )
+    slip.status = SlipStatus.APPROVED
+    slip.approved_at = now
+    slip.approved_by_id = user.pk
+    slip.save(update_fields=["status", "approved_at", "approved_by", "transaction"])
+    _audit(
+        event_type=f"casino.{kind}.approved",
+        actor=actor,
+        table=table,
+        subject_type=kind,
+        subject_id=slip.pk,
+        label=f"{kind} #{slip.number} at {table.name}",
+        now=now,
+        before={"status": SlipStatus.PENDING},
+        after={"status": slip.status, "amount_cents": slip.amount_cents, "transaction": slip.transaction.pk},
+    )
+    return slip
+
+
+def _post_in_period(
+    *,
+    kind: MovementKind,
+    table: Table,
+    entries: Sequence[tuple[AccountKind, int]],
+    now: dt.datetime,
+    gaming_day: dt.date,
+    shift: str,
+    memo: str,
+) -> LedgerTransaction:
+    """A balanced transaction written now but stamped with an earlier shift: the adjustment of a
+    past shift (a voided slip). The database checks the balance at commit, as for every post."""
+    if sum(cents for _, cents in entries) != 0:
+        raise ledger.UnbalancedTransactionError(f"{kind} entries do not sum to zero: {entries}")
+    accounts = {
+        account.kind: account
+        for account in Account.objects.filter(
+            table=table, kind__in=[k for k, _ in entries if k != AccountKind.CAGE]
+        )
+    }
+    accounts[AccountKind.CAGE] = Account.objects.get(kind=AccountKind.CAGE, table=None)
+    posted = LedgerTransaction.objects.create(
+        kind=kind, table=table, memo=memo[:200], created_at=now, gaming_day=gaming_day, shift=shift
+    )
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(transaction=posted, account=accounts[account_kind], amount_cents=cents)
+        for account_kind, cents in entries
+        if cents
+    )
+    return posted
+
+
+def _enqueue_regeneration(*, table_id: int, gaming_day: dt.date, shift: str) -> None:
+    from casino.celery import app  # the configured app, whichever process this runs in
+
+    app.send_task(
+        REGENERATE_TASK, kwargs={"table_id": table_id, "gaming_day": gaming_day.isoformat(), "shift": shift}
+    )
+
+
+def _regenerate_on_commit(*, table_id: int, gaming_day: dt.date, shift: str) -> None:
+    """Enqueue the regeneration of a past shift's report once the correction commits (by name: the
+    services do not import the task layer). A broker failure is logged, never undoes the change."""
+    transaction.on_commit(
+        lambda: _enqueue_regeneration(table_id=table_id, gaming_day=gaming_day, shift=shift), robust=True
+    )
+
+
+@transaction.atomic
+def void_slip(
+    *,
+    kind: SlipKind,
+    slip_id: int,
+    reason: str,
+    user: AbstractBaseUser,
+    actor: AuditActor,
+    now: dt.datetime,
+) -> ChipSlip:
+    """Void a fill or credit: a new `SlipVoid` record; an approved slip's chips move back."""
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("reason_required", "A void needs a reason.", field="reason")
+    table, slip = _lock_slip(kind=kind, slip_id=slip_id)
+    if slip.status == SlipStatus.VOID:
+        raise ConflictError("slip_already_void", f"{kind} #{slip.number} is already void.")
+    was = slip.status
+    reversal = None
+    if slip.transaction is not None:
+        tray_cents = _TRAY_SIGN[kind] * slip.amount_cents
+        reversal = _post_in_period(
+            kind=_SLIP_MOVES[kind],
+            table=table,
+            entries=[(AccountKind.TRAY, -tray_cents), (AccountKind.CAGE, tray_cents)],
+            now=now,
+            gaming_day=slip.transaction.gaming_day,
+            shift=slip.transaction.shift,
+            memo=f"void of {kind} #{slip.number}: {reason}",
+        )
+    gaming_day, shift = gaming_day_and_shift(now)
+    SlipVoid.objects.create(
+        slip=slip,
+        reason=reason,
+        voided_by_id=user.pk,
+        voided_at=now,
+        gaming_day=gaming_day,
+        shift=shift,
+        reversal=reversal,
+    )
+    slip.status = SlipStatus.VOID
+    slip.save(update_fields=["status"])
+    _audit(
+        event_type=f"casino.{kind}.voided",
+        actor=actor,
+        table=table,
+        subject_type=kind,
+        subject_id=slip.pk,
+        label=f"{kind} #{slip.number} at {table.name}",
+        now=now,
+        before={"status": was},
+        after={"status": slip.status, "reason": reason, "reversal": reversal.pk if reversal else None},
+    )
+    if reversal is not None and shift_bounds(reversal.gaming_day, reversal.shift)[1] <= now:
+        # A late correction of a shift that has ended: its report is regenerated once this commits.
+        _regenerate_on_commit(table_id=table.pk, gaming_day=reversal.gaming_day, shift=reversal.shift)
+    return slip

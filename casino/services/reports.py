@@ -1,0 +1,153 @@
+"""Producing shift reports: compute the figures and store them, in place.
+
+One row per table and shift (`ShiftReport`, unique on table + gaming day + shift), written with
+INSERT ... ON CONFLICT DO UPDATE, and its per-kind lines replaced in the same transaction: running
+it again, or again after a worker died half way (the task is acknowledged late, so it is run
+again), leaves the same rows with the same figures.
+
+Runs for one shift are serialised by a transaction-scoped advisory lock taken *before* any figure
+is read, so that a late correction's regeneration, enqueued when the correction commits, can
+never be overwritten by an older run that read the figures before it.
+"""
+
+import datetime as dt
+import hashlib
+from collections.abc import Collection
+
+from django.db import connection, transaction
+
+from audit.context import AuditActor
+from audit.services import record_event
+from casino.errors import ServiceError
+from casino.gaming_day import SHIFTS, gaming_day_and_shift, shift_bounds
+from casino.models import ShiftReport, ShiftReportLine, Table
+from casino.reports.figures import TableFigures, compute_shift_figures
+
+SHIFT_NAMES: tuple[str, ...] = tuple(name for name, _ in SHIFTS)
+_FIGURE_FIELDS = [
+    "pit",
+    "opener_cents",
+    "closer_cents",
+    "drop_cents",
+    "markers_cents",
+    "fills_cents",
+    "credits_cents",
+    "win_cents",
+    "hold_bp",
+    "hold_outside_range",
+    "rounds_settled",
+    "rounds_voided",
+    "hands_dealt",
+    "handle_cents",
+    "payouts_cents",
+    "house_net_cents",
+    "win_minus_house_net_cents",
+    "theo_win_cents",
+    "flags",
+    "generated_at",
+]
+
+
+def check_shift(shift: str) -> str:
+    if shift not in SHIFT_NAMES:
+        raise ServiceError("invalid_shift", f"A shift is one of {', '.join(SHIFT_NAMES)}.", field="shift")
+    return shift
+
+
+def _lock_shift(*, gaming_day: dt.date, shift: str) -> None:
+    digest = hashlib.sha256(f"shift-report\x00{gaming_day.isoformat()}\x00{shift}".encode()).digest()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)])
+
+
+def _row(figures: TableFigures, *, now: dt.datetime) -> ShiftReport:
+    return ShiftReport(
+        table_id=figures.table_id,
+        pit_id=figures.pit_id,
+        gaming_day=figures.gaming_day,
+        shift=figures.shift,
+        opener_cents=figures.opener_cents,
+        closer_cents=figures.closer_cents,
+        drop_cents=figures.drop_cents,
+        markers_cents=figures.markers_cents,
+        fills_cents=figures.fills_cents,
+        credits_cents=figures.credits_cents,
+        win_cents=figures.win_cents,
+        hold_bp=figures.hold_bp,
+        hold_outside_range=figures.hold_outside_range,
+        rounds_settled=figures.rounds_settled,
+        rounds_voided=figures.rounds_voided,
+        hands_dealt=figures.hands_dealt,
+        handle_cents=figures.handle_cents,
+        payouts_cents=figures.payouts_cents,
+        house_net_cents=figures.house_net_cents,
+        win_minus_house_net_cents=figures.win_minus_house_net_cents,
+        theo_win_cents=figures.theo_win_cents,
+        flags=list(figures.flags),
+        generated_at=now,
+    )
+
+
+@transaction.atomic
+def produce_shift_reports(
+    *,
+    gaming_day: dt.date,
+    shift: str,
+    table_ids: Collection[int] | None = None,
+    actor: AuditActor,
+    now: dt.datetime,
+) -> list[ShiftReport]:
+    """Compute and store the reports of a shift: for `table_ids`, or for every table that was
+    active or had anything recorded in it. Returns the stored rows, in table order."""
+    check_shift(shift)
+    if table_ids is not None:
+        missing = set(table_ids) - set(
+            Table.objects.filter(pk__in=list(table_ids)).values_list("pk", flat=True)
+        )
+        if missing:
+            raise ServiceError("unknown_table", f"No table {', '.join(str(t) for t in sorted(missing))}.")
+    _lock_shift(gaming_day=gaming_day, shift=shift)
+    figures = compute_shift_figures(gaming_day=gaming_day, shift=shift, table_ids=table_ids)
+    rows = ShiftReport.objects.bulk_create(
+        [_row(f, now=now) for f in figures],
+        update_conflicts=True,
+        unique_fields=["table", "gaming_day", "shift"],
+        update_fields=_FIGURE_FIELDS,
+    )
+    ShiftReportLine.objects.filter(report__in=[row.pk for row in rows]).delete()
+    ShiftReportLine.objects.bulk_create(
+        ShiftReportLine(
+            report_id=row.pk,
+            kind=kind.kind,
+            wagers=kind.wagers,
+            handle_cents=kind.handle_cents,
+            payouts_cents=kind.payouts_cents,
+            house_net_cents=kind.house_net_cents,
+            house_edge=kind.house_edge,
+            theo_win_cents=kind.theo_win_cents,
+        )
+        for row, table in zip(rows, figures, strict=True)
+        for kind in table.kinds
+    )
+    record_event(
+        event_type="casino.shift_report.generated",
+        actor=actor,
+        table_id=figures[0].table_id if len(figures) == 1 else None,
+        subject_type="shift_report",
+        subject_id=f"{gaming_day.isoformat()}/{shift}",
+        subject_label=f"shift reports {gaming_day.isoformat()} {shift}",
+        after={
+            "tables": [f.table_id for f in figures],
+            "win_cents": sum(f.win_cents or 0 for f in figures),
+            "drop_cents": sum(f.drop_cents for f in figures),
+        },
+        occurred_at=now,
+    )
+    return rows
+
+
+def last_finished_shift(*, now: dt.datetime) -> tuple[dt.date, str]:
+    """The shift that ended most recently at `now`: the one before the shift `now` is in."""
+    current_day, current_shift = gaming_day_and_shift(now)
+    start, _ = shift_bounds(current_day, current_shift)
+    return gaming_day_and_shift(start - dt.timedelta(microseconds=1))

@@ -1,0 +1,151 @@
+"""The paytable admin: the stored report beside the decision, and the same rules as the API."""
+
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+
+from bonus_tie.models import PaytableStatus, PaytableVersion
+from casino.models import StaffProfile
+from tests.bonus_tie.conftest import DEFAULT, Staff, compute, events, propose, state_of_paytables
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(staff: Staff) -> Client:
+    client = Client()
+    client.force_login(staff.user)
+    return client
+
+
+def pk_of(version: int) -> int:
+    return PaytableVersion.objects.get(version=version).pk
+
+
+def test_the_change_page_shows_the_report_with_its_flags_highlighted(
+    pit_boss: Staff, compliance: Staff
+) -> None:
+    version = propose(pit_boss, DEFAULT).version
+    compute(version)
+
+    page = logged_in(compliance).get(f"/admin/bonus_tie/paytableversion/{pk_of(version)}/change/")
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "FLAGGED: T17" in html
+    assert "PLAYER AHEAD" in html
+    assert "<th>house edge %</th>" in html
+    assert "<td>TBJ</td><td>350 to 1</td>" in html
+    assert "Approve…" in html
+
+
+def test_the_list_shows_pending_and_flagged_versions(pit_boss: Staff, compliance: Staff) -> None:
+    flagged = propose(pit_boss, DEFAULT).version
+    compute(flagged)
+    propose(pit_boss)
+
+    html = logged_in(compliance).get("/admin/bonus_tie/paytableversion/").content.decode()
+
+    assert "report pending" in html
+    assert "FLAGGED:" in html
+
+
+def test_compliance_approves_a_flagged_paytable_with_an_override_from_the_admin(
+    pit_boss: Staff, compliance: Staff
+) -> None:
+    version = propose(pit_boss, DEFAULT).version
+    compute(version)
+    url = f"/admin/bonus_tie/paytableversion/{pk_of(version)}/approve/"
+    client = logged_in(compliance)
+
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "Approving it is an override" in page.content.decode()
+    assert "PLAYER AHEAD" in page.content.decode()  # the report beside the form
+    before = state_of_paytables()
+    refused = client.post(url, {"override_reason": ""})
+    assert refused.status_code == 200
+    assert "Refused (paytable_flagged)" in refused.content.decode()
+    assert state_of_paytables() == before
+
+    done = client.post(url, {"override_reason": "Limits cap the steering stake."}, follow=True)
+
+    assert done.status_code == 200
+    assert f"Paytable v{version} approved." in done.content.decode()
+    row = PaytableVersion.objects.get(version=version)
+    assert (row.status, row.override_reason, row.approved_by_id) == (
+        PaytableStatus.APPROVED,
+        "Limits cap the steering stake.",
+        compliance.user.pk,
+    )
+    (event,) = events("bonus_tie.paytable.approved_with_override")
+    assert (event.username, event.role) == (compliance.user.get_username(), "compliance")
+
+
+@pytest.mark.parametrize("role", ["pit_boss", "admin"])
+def test_others_cannot_approve_from_the_admin(
+    pit_boss: Staff, staff: Callable[[str], Staff], role: str
+) -> None:
+    version = propose(pit_boss).version
+    compute(version)
+    before = state_of_paytables()
+
+    response = logged_in(staff(role)).post(f"/admin/bonus_tie/paytableversion/{pk_of(version)}/approve/", {})
+
+    assert "Refused (role_not_allowed)" in response.content.decode()
+    assert state_of_paytables() == before
+
+
+def test_the_proposer_cannot_approve_from_the_admin(pit_boss: Staff) -> None:
+    version = propose(pit_boss).version
+    compute(version)
+    StaffProfile.objects.filter(user=pit_boss.user).update(role="compliance")
+    before = state_of_paytables()
+
+    response = logged_in(pit_boss).post(f"/admin/bonus_tie/paytableversion/{pk_of(version)}/approve/", {})
+
+    assert "Refused (approver_is_proposer)" in response.content.decode()
+    assert state_of_paytables() == before
+
+
+def test_compliance_rejects_from_the_admin(pit_boss: Staff, compliance: Staff) -> None:
+    version = propose(pit_boss).version
+
+    client = logged_in(compliance)
+    url = f"/admin/bonus_tie/paytableversion/{pk_of(version)}/reject/"
+    done = client.post(url, {"reason": "Not for this floor."}, follow=True)
+
+    assert f"Paytable v{version} rejected." in done.content.decode()
+    assert PaytableVersion.objects.get(version=version).status == PaytableStatus.REJECTED
+    assert len(events("bonus_tie.paytable.rejected")) == 1
+
+
+def test_the_decide_action_opens_the_approval_page(pit_boss: Staff, compliance: Staff) -> None:
+    version = propose(pit_boss).version
+    pk = pk_of(version)
+
+    response = logged_in(compliance).post(
+        "/admin/bonus_tie/paytableversion/", {"action": "decide_selected", "_selected_action": [str(pk)]}
+    )
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/admin/bonus_tie/paytableversion/{pk}/approve/"
+
+
+def test_a_missing_report_can_be_enqueued_again(
+    pit_boss: Staff, compliance: Staff, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from casino.celery import app
+
+    sent: list[tuple[str, dict[str, int]]] = []
+    monkeypatch.setattr(app, "send_task", lambda name, kwargs: sent.append((name, kwargs)))
+    pending = propose(pit_boss).version
+    done = propose(pit_boss).version
+    compute(done)
+
+    logged_in(compliance).post(
+        "/admin/bonus_tie/paytableversion/",
+        {"action": "compute_missing_report", "_selected_action": [str(pk_of(pending)), str(pk_of(done))]},
+    )
+
+    assert sent == [("bonus_tie.tasks.compute_paytable_report", {"version": pending})]

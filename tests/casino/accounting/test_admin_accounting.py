@@ -1,0 +1,89 @@
+"""The admin pages for table money: the shift PDF download and the supervisor's approve action."""
+
+import datetime as dt
+import importlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import clear_url_caches
+
+import casino.admin_accounting
+import casino.urls
+from audit.context import AuditActor
+from casino.models import ChipSlip, LedgerTransaction, MovementKind
+from casino.services import reports
+from casino.services.provisioning import ProvisionedStaff
+from tests.casino.accounting.conftest import buy_in, close_table, ok, open_table, request_slip
+from tests.conftest import TableActors
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def admin_urls() -> Iterator[None]:
+    importlib.reload(casino.urls)  # the admin's URLs include pages registered after the first import
+    clear_url_caches()
+    yield
+    clear_url_caches()
+
+
+def logged_in(
+    make_staff: Callable[[str], tuple[ProvisionedStaff, Any]], role: str
+) -> tuple[Client, ProvisionedStaff]:
+    staff, _ = make_staff(role)
+    client = Client()
+    assert client.login(username=staff.user.get_username(), password=staff.password)
+    return client, staff
+
+
+def test_staff_download_a_shifts_pdf_from_the_admin(
+    make_table: Callable[..., TableActors], make_staff: Callable[[str], tuple[ProvisionedStaff, Any]]
+) -> None:
+    supervisor = make_staff("floor_supervisor")[1]
+    actors = make_table("BJ-A1")
+    ok(open_table(supervisor, actors, {"100000": 2}), 201)
+    ok(buy_in(actors, 1, 10_000), 201)
+    ok(close_table(supervisor, actors, {"100000": 1, "10000": 9}), 201)
+    reports.produce_shift_reports(
+        gaming_day=dt.date(2026, 11, 20),
+        shift="day",
+        actor=AuditActor(kind="system"),
+        now=dt.datetime.now(dt.UTC),
+    )
+    compliance, _ = logged_in(make_staff, "compliance")
+
+    listing = compliance.get("/admin/casino/shiftreport/")
+    pdf = compliance.get("/admin/casino/shiftreport/pdf/2026-11-20/day/")
+    bad = compliance.get("/admin/casino/shiftreport/pdf/2026-11-20/night/")
+
+    assert listing.status_code == 200
+    assert b"/admin/casino/shiftreport/pdf/2026-11-20/day/" in listing.content
+    assert pdf.status_code == 200
+    assert pdf["Content-Type"] == "application/pdf"
+    assert pdf["Content-Disposition"] == 'attachment; filename="shift-report-2026-11-20-day.pdf"'
+    assert pdf.content.startswith(b"%PDF-")
+    assert bad.status_code == 400
+
+
+def test_a_supervisor_approves_pending_slips_with_the_admin_action(
+    make_table: Callable[..., TableActors], make_staff: Callable[[str], tuple[ProvisionedStaff, Any]]
+) -> None:
+    supervisor = make_staff("floor_supervisor")[1]
+    actors = make_table("BJ-A2")
+    ok(open_table(supervisor, actors, {"100000": 2}), 201)
+    fill = ok(request_slip(actors.terminal, "fill", {"10000": 2}), 201)
+    compliance, _ = logged_in(make_staff, "compliance")
+    pit_boss, _ = logged_in(make_staff, "pit_boss")
+    form = {"action": "approve", "_selected_action": [str(fill["id"])]}
+
+    compliance.post("/admin/casino/chipslip/", form)
+    assert ChipSlip.objects.get(pk=fill["id"]).status == "pending"  # compliance only reads
+
+    done = pit_boss.post("/admin/casino/chipslip/", form)
+    again = pit_boss.post("/admin/casino/chipslip/", form)
+
+    assert (done.status_code, again.status_code) == (302, 302)
+    assert ChipSlip.objects.get(pk=fill["id"]).status == "approved"
+    assert LedgerTransaction.objects.filter(kind=MovementKind.FILL).count() == 1
