@@ -273,3 +273,7 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
 class AccountAdmin(ReadOnlyAdmin):
     list_display = ["id", "kind", "table"]
     list_filter = ["kind"]
+
+
+# Table money and shift reports register their own pages.
+from casino import admin_accounting  # noqa: E402, F401

@@ -28,8 +28,12 @@ def post(
     now: dt.datetime,
     round: Round | None = None,
     memo: str = "",
+    period: tuple[dt.date, str] | None = None,
 ) -> LedgerTransaction:
-    """Write one transaction. Entries are (account kind at this table, signed cents)."""
+    """Write one transaction. Entries are (account kind at this table, signed cents).
+
+    It is stamped with the gaming day and shift of `now`, or with `period` for the
+    correction of an earlier shift (the void of a slip approved then)."""
     entries = [(account, cents) for account, cents in entries if cents != 0]
     if sum(cents for _, cents in entries) != 0:
         raise UnbalancedTransactionError(f"{kind} entries do not sum to zero: {entries}")
@@ -43,9 +47,15 @@ def post(
     }
     if any(k == AccountKind.CAGE for k, _ in entries):
         accounts[AccountKind.CAGE] = Account.objects.get(kind=AccountKind.CAGE, table=None)
-    gaming_day, shift = gaming_day_and_shift(now)
+    gaming_day, shift = period or gaming_day_and_shift(now)
     transaction = LedgerTransaction.objects.create(
-        kind=kind, table=table, round=round, memo=memo, created_at=now, gaming_day=gaming_day, shift=shift
+        kind=kind,
+        table=table,
+        round=round,
+        memo=memo[:200],
+        created_at=now,
+        gaming_day=gaming_day,
+        shift=shift,
     )
     LedgerEntry.objects.bulk_create(
         LedgerEntry(transaction=transaction, account=accounts[account_kind], amount_cents=cents)

@@ -96,6 +96,8 @@ TIME_ZONE = "UTC"
 # The casino's own time zone: used for gaming-day and shift boundaries only.
 CASINO_TIME_ZONE = env.str("CASINO_TIME_ZONE", default="America/Los_Angeles")
 GAMING_DAY_STARTS = env.str("CASINO_GAMING_DAY_STARTS", default="06:00")
+# Shift reports flag tables whose hold is outside this range, in basis points (10%-20%).
+CASINO_EXPECTED_HOLD_BP = tuple(env.list("CASINO_EXPECTED_HOLD_BP", cast=int, default=[1000, 2000]))
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / ".local" / "static"
@@ -133,9 +135,10 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
 CELERY_BROKER_DIR = Path(env.str("CELERY_BROKER_DIR", default=str(BASE_DIR / ".local" / "broker")))
 if CELERY_BROKER_URL == "filesystem://":
-    for _sub in ("out", "processed"):
+    for _sub in ("out", "processed", "control"):
         (CELERY_BROKER_DIR / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "control_folder": str(CELERY_BROKER_DIR / "control"),
         "data_folder_in": str(CELERY_BROKER_DIR / "out"),
         "data_folder_out": str(CELERY_BROKER_DIR / "out"),
         "processed_folder": str(CELERY_BROKER_DIR / "processed"),

@@ -21,6 +21,18 @@ CREATE TRIGGER casino_slipvoid_append_only
 CREATE TRIGGER casino_chipslip_no_delete
     BEFORE DELETE ON casino_chipslip
     FOR EACH ROW EXECUTE FUNCTION casino_refuse_change();
+CREATE TRIGGER casino_buyin_no_truncate
+    BEFORE TRUNCATE ON casino_buyin
+    FOR EACH STATEMENT EXECUTE FUNCTION casino_refuse_change();
+CREATE TRIGGER casino_tableinventory_no_truncate
+    BEFORE TRUNCATE ON casino_tableinventory
+    FOR EACH STATEMENT EXECUTE FUNCTION casino_refuse_change();
+CREATE TRIGGER casino_slipvoid_no_truncate
+    BEFORE TRUNCATE ON casino_slipvoid
+    FOR EACH STATEMENT EXECUTE FUNCTION casino_refuse_change();
+CREATE TRIGGER casino_chipslip_no_truncate
+    BEFORE TRUNCATE ON casino_chipslip
+    FOR EACH STATEMENT EXECUTE FUNCTION casino_refuse_change();
 
 CREATE FUNCTION casino_chipslip_keep_content() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -46,6 +58,10 @@ CREATE TRIGGER casino_chipslip_keep_content
 """
 
 UNDO = """
+DROP TRIGGER casino_chipslip_no_truncate ON casino_chipslip;
+DROP TRIGGER casino_slipvoid_no_truncate ON casino_slipvoid;
+DROP TRIGGER casino_tableinventory_no_truncate ON casino_tableinventory;
+DROP TRIGGER casino_buyin_no_truncate ON casino_buyin;
 DROP TRIGGER casino_chipslip_keep_content ON casino_chipslip;
 DROP FUNCTION casino_chipslip_keep_content();
 DROP TRIGGER casino_chipslip_no_delete ON casino_chipslip;

@@ -61,6 +61,10 @@ class LedgerTransaction(models.Model):
     gaming_day = models.DateField()
     shift = models.CharField(max_length=8)
 
+    class Meta:
+        # Shift reports and their regeneration read one table's shift at a time.
+        indexes = [models.Index(fields=["gaming_day", "shift", "table"], name="ledger_txn_by_shift")]
+
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk}"
 

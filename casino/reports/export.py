@@ -92,13 +92,14 @@ def _percent(text: str | None) -> str:
     return f"{text} %" if text is not None else "-"
 
 
-def _chart_png(tables: list[dict[str, Any]]) -> bytes:
-    """Win (bars) and hold % (points) by table, drawn with matplotlib's Agg canvas (no pyplot,
-    no display, no global state)."""
+def _chart_png(tables: list[dict[str, Any]], *, expected_hold_bp: tuple[int, int]) -> bytes:
+    """Win (bars) and hold % (points, the expected range shaded) by table, drawn with matplotlib's
+    Agg canvas (no pyplot, no display, no global state)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    names = [t["table"]["name"] for t in tables]
+    several_shifts = len({t["shift"] for t in tables}) > 1
+    names = [f"{t['table']['name']} {t['shift']}" if several_shifts else t["table"]["name"] for t in tables]
     wins = [(t["win_cents"] or 0) / 100 for t in tables]
     holds = [t["hold_bp"] / 100 if t["hold_bp"] is not None else float("nan") for t in tables]
     figure = Figure(figsize=(10, 3.6), dpi=110)
@@ -112,6 +113,8 @@ def _chart_png(tables: list[dict[str, Any]]) -> bytes:
     )
     axis.axhline(0, color="#555555", linewidth=0.8)
     hold_axis = axis.twinx()
+    low, high = expected_hold_bp
+    hold_axis.axhspan(low / 100, high / 100, color="#1565c0", alpha=0.08, label="expected hold")
     hold_axis.plot(positions, holds, "o", color="#1565c0", label="hold %")
     hold_axis.set_ylabel("hold (%)")
     axis.set_title("Win and hold by table")
@@ -199,7 +202,8 @@ def shift_report_pdf(payload: dict[str, Any]) -> bytes:
         Spacer(1, 0.4 * cm),
     ]
     if payload["tables"]:
-        story.append(Image(io.BytesIO(_chart_png(payload["tables"])), width=25 * cm, height=9 * cm))
+        chart = _chart_png(payload["tables"], expected_hold_bp=(low, high))
+        story.append(Image(io.BytesIO(chart), width=25 * cm, height=9 * cm))
     if payload["casinos"]:
         kinds = [
             ["Casino", "Shift", "Wager kind", "Wagers", "Handle", "Payouts", "House net", "Edge", "Theo"]

@@ -24,13 +24,15 @@ the rounds settled in the shift.
 Gaming day and shift are stamped on every record when it is written (`casino.gaming_day`). A
 table is open between an opener and a closer; buy-ins and fill/credit requests and approvals need
 it open *in the current shift*: at a shift change the supervisor closes the ended shift (the closer
-belongs to the shift its opener opened: "date and shift ended") and opens the new one.
+belongs to the shift its opener opened: "date and shift ended") and opens the new one. A table has
+one opener and one closer per shift (a unique constraint): a table closed during a shift reopens
+in the next one. A closer written after its shift ended, and a void of an approved slip of an
+ended shift, enqueue that shift's report regeneration once they commit.
 """
 
 import datetime as dt
-import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
@@ -42,15 +44,12 @@ from casino.errors import ConflictError, ForbiddenError, NotFoundError, ServiceE
 from casino.gaming_day import gaming_day_and_shift, shift_bounds
 from casino.locks import lock_table
 from casino.models import (
-    Account,
     AccountKind,
     BuyIn,
     BuyInMethod,
     ChipSlip,
     Dealer,
     InventoryKind,
-    LedgerEntry,
-    LedgerTransaction,
     MovementKind,
     SlipKind,
     SlipStatus,
@@ -60,8 +59,6 @@ from casino.models import (
     Terminal,
 )
 from casino.selectors import get_open_round
-
-logger = logging.getLogger(__name__)
 
 # The chip denominations in use, in cents: 50c, $1, $2.50, $5, $25, $100, $500, $1,000, $5,000, $10,000.
 CHIP_DENOMINATIONS_CENTS: frozenset[int] = frozenset(
@@ -91,7 +88,7 @@ def chips_total_cents(chips: Mapping[str, int]) -> int:
         if not _DENOMINATION_KEY.match(key) or int(key) not in CHIP_DENOMINATIONS_CENTS:
             raise ServiceError(
                 "unknown_denomination",
-                f"{key!r} is not a chip denomination in use (cents: "
+                f"{key[:20]!r} is not a chip denomination in use (cents: "
                 f"{', '.join(str(d) for d in sorted(CHIP_DENOMINATIONS_CENTS))}).",
                 field=f"chips.{key}"[:100],
             )
@@ -474,38 +471,6 @@ def approve_slip(
     return slip
 
 
-def _post_in_period(
-    *,
-    kind: MovementKind,
-    table: Table,
-    entries: Sequence[tuple[AccountKind, int]],
-    now: dt.datetime,
-    gaming_day: dt.date,
-    shift: str,
-    memo: str,
-) -> LedgerTransaction:
-    """A balanced transaction written now but stamped with an earlier shift: the adjustment of a
-    past shift (a voided slip). The database checks the balance at commit, as for every post."""
-    if sum(cents for _, cents in entries) != 0:
-        raise ledger.UnbalancedTransactionError(f"{kind} entries do not sum to zero: {entries}")
-    accounts = {
-        account.kind: account
-        for account in Account.objects.filter(
-            table=table, kind__in=[k for k, _ in entries if k != AccountKind.CAGE]
-        )
-    }
-    accounts[AccountKind.CAGE] = Account.objects.get(kind=AccountKind.CAGE, table=None)
-    posted = LedgerTransaction.objects.create(
-        kind=kind, table=table, memo=memo[:200], created_at=now, gaming_day=gaming_day, shift=shift
-    )
-    LedgerEntry.objects.bulk_create(
-        LedgerEntry(transaction=posted, account=accounts[account_kind], amount_cents=cents)
-        for account_kind, cents in entries
-        if cents
-    )
-    return posted
-
-
 def _enqueue_regeneration(*, table_id: int, gaming_day: dt.date, shift: str) -> None:
     from casino.celery import app  # the configured app, whichever process this runs in
 
@@ -543,13 +508,12 @@ def void_slip(
     reversal = None
     if slip.transaction is not None:
         tray_cents = _TRAY_SIGN[kind] * slip.amount_cents
-        reversal = _post_in_period(
+        reversal = ledger.post(
             kind=_SLIP_MOVES[kind],
             table=table,
             entries=[(AccountKind.TRAY, -tray_cents), (AccountKind.CAGE, tray_cents)],
             now=now,
-            gaming_day=slip.transaction.gaming_day,
-            shift=slip.transaction.shift,
+            period=(slip.transaction.gaming_day, slip.transaction.shift),
             memo=f"void of {kind} #{slip.number}: {reason}",
         )
     gaming_day, shift = gaming_day_and_shift(now)

@@ -52,6 +52,7 @@ class Worker:
                 "data_folder_in": folder,
                 "data_folder_out": folder,
                 "processed_folder": str(self.broker / "processed"),
+                "control_folder": str(self.broker / "control"),
                 "store_processed": False,
             },
         )
@@ -75,6 +76,9 @@ def _start_worker(tmp_path: Path, broker: Path) -> Worker:
         "DATABASE_URL": _database_url(),
         "CELERY_BROKER_URL": "filesystem://",
         "CELERY_BROKER_DIR": str(broker),
+        # Run from the temporary folder: kombu's filesystem transport keeps its exchange files in
+        # ./control unless told otherwise, and they do not belong in the source tree.
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(settings.BASE_DIR), os.environ.get("PYTHONPATH")])),
     }
     with log.open("wb") as out:
         process = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
@@ -83,7 +87,7 @@ def _start_worker(tmp_path: Path, broker: Path) -> Worker:
                 "--pool=solo", "--loglevel=INFO", "--without-gossip", "--without-mingle",
                 "--without-heartbeat", "-n", f"reports-test-{uuid.uuid4().hex[:8]}@%h",
             ],
-            cwd=settings.BASE_DIR,
+            cwd=tmp_path,
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -105,7 +109,7 @@ def _stop(worker: Worker) -> None:
 def start_worker(tmp_path: Path, transactional_db: None) -> Iterator[Callable[[], Worker]]:
     """Starts workers on one broker folder; every one is stopped when the test ends."""
     broker = tmp_path / "broker"
-    for sub in ("out", "processed"):
+    for sub in ("out", "processed", "control"):
         (broker / sub).mkdir(parents=True)
     started: list[Worker] = []
 

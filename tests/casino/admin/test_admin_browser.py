@@ -10,6 +10,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
 
 from casino.models import TableLimit
 from casino.services.provisioning import create_staff, provision_table
@@ -41,6 +42,8 @@ def log_in(browser: WebDriver, base: str, username: str, password: str) -> None:
     browser.find_element(By.NAME, "username").send_keys(username)
     browser.find_element(By.NAME, "password").send_keys(password)
     browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+    # Wait for the login to land before navigating on, or the two page loads race.
+    WebDriverWait(browser, 10).until(lambda b: "/admin/login/" not in b.current_url)
 
 
 def test_a_pit_boss_changes_a_table_limit_in_the_admin(browser: WebDriver, live_server: Any) -> None:
