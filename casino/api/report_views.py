@@ -6,6 +6,7 @@ the PDF with the chart (the admin offers the same download). `shift` may be left
 whole gaming day. Bad query parameters are 400 problem+json.
 """
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -34,7 +35,7 @@ class IsStaff(BasePermission):
         return isinstance(principal, Principal) and principal.has_role(*STAFF_ROLES)
 
 
-class _ReportRenderer(BaseRenderer):
+class _ReportRenderer(BaseRenderer, ABC):
     """Renders a report payload; an error (problem+json) is rendered as JSON whatever was asked."""
 
     def render(
@@ -49,8 +50,9 @@ class _ReportRenderer(BaseRenderer):
             return JSONRenderer().render(data)
         return self.render_report(data)
 
+    @abstractmethod
     def render_report(self, data: dict[str, Any]) -> bytes:
-        raise NotImplementedError
+        """The report in this renderer's format (CSV or PDF)."""
 
 
 class ShiftReportCsvRenderer(_ReportRenderer):
