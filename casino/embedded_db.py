@@ -7,6 +7,7 @@ Every process that uses it registers itself; the server stops cleanly when the
 last of them exits.
 """
 
+import atexit
 import json
 import logging
 import os
@@ -32,6 +33,11 @@ def _forget_dead_handles(pgdata: Path) -> None:
         handles.write_text(json.dumps(alive))
 
 
+def _forget_dead_handles_locked(pgdata: Path, lock: Any) -> None:
+    with lock:
+        _forget_dead_handles(pgdata)
+
+
 def database_settings(*, data_dir: Path | None = None, name: str = "postgres") -> dict[str, Any]:
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); /tmp is fine here.
@@ -44,6 +50,9 @@ def database_settings(*, data_dir: Path | None = None, name: str = "postgres") -
     with PostgresServer._lock:
         _forget_dead_handles(pgdata)
     server = get_server(pgdata, cleanup_mode="stop")
+    # Registered after the server's own exit hook, so it runs first (atexit is last-in, first-out):
+    # workers that ended with os._exit (gunicorn's, mypy) must not keep the server up.
+    atexit.register(_forget_dead_handles_locked, pgdata, PostgresServer._lock)
     info = server.get_postmaster_info()
     return {
         "ENGINE": "django.db.backends.postgresql",
