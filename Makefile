@@ -33,10 +33,10 @@ lint:
 	$(RUN) lint-imports
 
 typecheck:
-	DJANGO_SETTINGS_MODULE=casino.settings_test $(RUN) mypy .
+	DJANGO_SETTINGS_MODULE=config.settings_test $(RUN) mypy .
 
 migrations-check:
-	DJANGO_SETTINGS_MODULE=casino.settings_test $(RUN) python manage.py makemigrations --check --dry-run
+	DJANGO_SETTINGS_MODULE=config.settings_test $(RUN) python manage.py makemigrations --check --dry-run
 
 pytest:
 	$(RUN) pytest

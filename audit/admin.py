@@ -1,7 +1,8 @@
 """Read-only admin for the audit trail, with a gaming-day export.
 
 Nobody adds, changes or deletes here (the database refuses it anyway). Only
-compliance staff (and superusers) see the audit trail, as in the API.
+compliance staff (and superusers) see the audit trail, as in the API. The
+configuration history's admin (`history.admin`) reuses `ReadOnlyAuditAdmin`.
 """
 
 from typing import Any
@@ -10,18 +11,16 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import QuerySet
 from django.http import HttpRequest, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils import timezone
 
-from audit.context import AuditActor
+from audit.context import COMPLIANCE_ROLE, AuditActor, staff_role
 from audit.exports import CONTENT_TYPES, FORMATS, export_gaming_day, filename_for
-from audit.models import HISTORY_MODELS, AuditCheckpoint, AuditEvent
+from audit.models import AuditAnchor, AuditCheckpoint, AuditEvent
 from audit.services import record_event
-from casino.models import StaffProfile, StaffRole
 
 
 def may_read_audit(request: HttpRequest) -> bool:
@@ -30,12 +29,7 @@ def may_read_audit(request: HttpRequest) -> bool:
         return bool(cached)
     user = request.user
     allowed = bool(
-        user.is_active
-        and user.is_staff
-        and (
-            user.is_superuser
-            or StaffProfile.objects.filter(user_id=user.pk, role=StaffRole.COMPLIANCE).exists()
-        )
+        user.is_active and user.is_staff and (user.is_superuser or staff_role(user) == COMPLIANCE_ROLE)
     )
     request._audit_may_read = allowed  # type: ignore[attr-defined]
     return allowed
@@ -69,9 +63,20 @@ class GamingDayExportForm(forms.Form):
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(ReadOnlyAuditAdmin):
-    list_display = ("seq", "occurred_at", "event_type", "kind", "actor_label", "table_name", "subject_label")
+    list_display = (
+        "id",
+        "chain",
+        "seq",
+        "occurred_at",
+        "event_type",
+        "kind",
+        "actor_label",
+        "table_name",
+        "subject_label",
+    )
     list_filter = ("kind", "actor_kind")
     search_fields = (
+        "=chain",
         "=event_type",
         "=username",
         "=terminal_name",
@@ -79,7 +84,7 @@ class AuditEventAdmin(ReadOnlyAuditAdmin):
         "=idempotency_key",
         "subject_label",
     )
-    ordering = ("-seq",)
+    ordering = ("-id",)
     date_hierarchy = "occurred_at"
     show_full_result_count = False
 
@@ -106,9 +111,10 @@ class AuditEventAdmin(ReadOnlyAuditAdmin):
                         kind="user",
                         user_id=user.pk,
                         username=user.get_username(),
-                        role=StaffRole.COMPLIANCE if not user.is_superuser else "superuser",
+                        role=COMPLIANCE_ROLE if not user.is_superuser else "superuser",
                     ),
                     table_id=None,
+                    table_name="",
                     subject_type="gaming_day",
                     subject_id=day.isoformat(),
                     subject_label=f"gaming day {day.isoformat()} ({fmt})",
@@ -128,39 +134,15 @@ class AuditEventAdmin(ReadOnlyAuditAdmin):
         return TemplateResponse(request, "admin/audit/auditevent/export.html", context)
 
 
+@admin.register(AuditAnchor)
+class AuditAnchorAdmin(ReadOnlyAuditAdmin):
+    list_display = ("created_at", "chains", "events", "digest")
+    ordering = ("-id",)
+    show_full_result_count = False
+
+
 @admin.register(AuditCheckpoint)
 class AuditCheckpointAdmin(ReadOnlyAuditAdmin):
-    list_display = ("created_at", "ok", "events", "head_seq", "head_hash")
+    list_display = ("created_at", "ok", "events", "head_hash", "anchor")
     list_filter = ("ok",)
     ordering = ("-created_at",)
-
-
-class HistoryAdmin(ReadOnlyAuditAdmin):
-    list_display = ("pgh_created_at", "pgh_label", "pgh_obj_id", "request_id", "changed_by")
-    list_filter = ("pgh_label",)
-    search_fields = ("pgh_obj_id",)  # handled below: the id of the changed row
-    search_help_text = "The id of the changed row."
-    ordering = ("-pgh_id",)
-
-    def get_search_results(
-        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
-    ) -> tuple[QuerySet[Any], bool]:
-        term = search_term.strip()
-        if not term:
-            return queryset, False
-        if not term.isdigit():
-            return queryset.none(), False
-        return queryset.filter(pgh_obj_id=int(term)), False
-
-    @admin.display(description="request id")
-    def request_id(self, event: Any) -> str:
-        return str((event.pgh_context or {}).get("request_id", ""))
-
-    @admin.display(description="by")
-    def changed_by(self, event: Any) -> str:
-        context = event.pgh_context or {}
-        return str(context.get("username") or context.get("terminal_name") or "")
-
-
-for _history_model in HISTORY_MODELS:
-    admin.site.register(_history_model, HistoryAdmin)

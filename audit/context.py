@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 ACTOR_KINDS = ("terminal", "user", "system")
+COMPLIANCE_ROLE = "compliance"  # the staff role that reads the audit trail (DESIGN.md, Roles)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,12 @@ def bind_request(
 def current_request() -> RequestContext:
     """The bound request's values; empty strings when nothing is bound."""
     return _current.get()
+
+
+def staff_role(user: object) -> str:
+    """The staff role of a Django user ("" for none), read through the `staff` profile relation
+    by name, so the audit trail needs no game app's models."""
+    return str(getattr(getattr(user, "staff", None), "role", "") or "")
 
 
 def actor_from_principal(principal: object) -> AuditActor:

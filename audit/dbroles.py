@@ -11,10 +11,22 @@ from django.apps import apps
 _ROLE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
+_APPEND_ONLY_APPS: set[str] = {"audit"}
+
+
+def register_append_only_app(label: str) -> None:
+    """Another app whose every table is append-only too (the configuration history registers itself)."""
+    _APPEND_ONLY_APPS.add(label)
+
+
 def append_only_tables() -> list[str]:
-    """Every table of the audit app (events, checkpoints, configuration history)."""
-    models = apps.get_app_config("audit").get_models()
-    return sorted({model._meta.db_table for model in models if not model._meta.proxy})
+    """Every table of the audit app (events, anchors, checkpoints) and of the apps registered here."""
+    return sorted(
+        model._meta.db_table
+        for label in _APPEND_ONLY_APPS
+        for model in apps.get_app_config(label).get_models()
+        if not model._meta.proxy
+    )
 
 
 def grant_sql(role: str, *, schema: str = "public") -> str:

@@ -1,6 +1,9 @@
 """Compliance exports of one gaming day's audit events, as CSV or as JSON lines.
 
-Both formats carry every stored field, hashes included. JSON lines are exact
+Both formats carry every stored field, hashes included, of the events of every
+chain, in id order (within a chain, seq order); the chain and the hash format
+come last, after the columns the exports had before there were several chains.
+JSON lines are exact
 (`before`/`after` as JSON objects). In CSV, `before`/`after` are compact JSON
 text, and a text cell that a spreadsheet would run as a formula (one starting
 with = + - @ or a tab/CR) is prefixed with an apostrophe: CSV is for reading,
@@ -49,6 +52,8 @@ FIELDS = (
     "client_address",
     "prev_hash",
     "hash",
+    "chain",
+    "hash_format",
 )
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 

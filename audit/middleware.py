@@ -8,6 +8,11 @@ caller (staff user and role, or terminal and signed-in dealer); and holds
 rejections recorded inside a transaction until the request's transactions are
 over (`audit.services.deferred_rejections`).
 
+The history context costs one extra statement before every query of the request,
+so views that change no configuration (the dealer terminal's hot paths) opt out
+with `records_configuration_history = False` on their class; the history triggers
+still record any change, only without the request's context.
+
 Place it after `AuthenticationMiddleware`, so admin users are known from the start.
 """
 
@@ -15,14 +20,14 @@ import ipaddress
 import re
 import uuid
 from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any
 
 import pghistory
 from django.http import HttpRequest, HttpResponse
 
-from audit.context import bind_request
+from audit.context import bind_request, staff_role
 from audit.services import deferred_rejections
-from casino.models import StaffProfile
 
 REQUEST_ID_HEADER = "X-Request-ID"
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -62,20 +67,31 @@ class RequestContextMiddleware:
                 request_id=request_id, client_address=client_address, idempotency_key=idempotency_key
             ),
             deferred_rejections(),
-            pghistory.context(
-                request_id=request_id,
-                client_address=client_address,
-                idempotency_key=idempotency_key,
-                method=request.method,
-                url=request.path[:500],
-            ),
+            ExitStack() as history_scope,
         ):
-            if hasattr(request, "user"):
-                note_caller(request.user)
-            _watch_user_assignments(request)
+            request._history_scope = history_scope  # type: ignore[attr-defined]  # entered in process_view
+            request._history_metadata = {  # type: ignore[attr-defined]
+                "request_id": request_id,
+                "client_address": client_address,
+                "idempotency_key": idempotency_key,
+                "method": request.method,
+                "url": request.path[:500],
+            }
             response = self.get_response(request)
         response[REQUEST_ID_HEADER] = request_id
         return response
+
+    def process_view(self, request: HttpRequest, view_func: Callable[..., Any], *args: Any) -> None:
+        view_class = getattr(view_func, "cls", None) or getattr(view_func, "view_class", None)
+        if not getattr(view_class, "records_configuration_history", True):
+            return
+        scope: ExitStack | None = getattr(request, "_history_scope", None)
+        if scope is None:
+            return
+        scope.enter_context(pghistory.context(**request._history_metadata))  # type: ignore[attr-defined]
+        if hasattr(request, "user"):
+            note_caller(request.user)
+        _watch_user_assignments(request)
 
 
 def note_caller(caller: Any) -> None:
@@ -97,7 +113,7 @@ def note_caller(caller: Any) -> None:
         return
     role = getattr(caller, "role", None) if user is not caller else None
     if role is None:
-        role = StaffProfile.objects.filter(user_id=user.pk).values_list("role", flat=True).first() or ""
+        role = staff_role(user)
     pghistory.context(actor_kind="user", user=user.pk, username=user.get_username(), role=role)
 
 

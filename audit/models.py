@@ -1,31 +1,23 @@
-"""The audit trail: hash-chained events, verification checkpoints, configuration history.
+"""The audit trail: hash-chained events, anchors of all chains, verification checkpoints.
 
 `AuditEvent` rows are written only by `audit.services` (explicit, in the
-caller's transaction) and form one hash chain: each row stores the hash of the
-row before it and the SHA-256 of its own canonical form (`audit.chain`).
-Everything about an event is denormalised (ids *and* labels, no foreign keys)
-so a row outlives whatever it describes.
+caller's transaction) and form one hash chain per table plus one casino-wide
+chain: each row stores the hash of the row before it in its chain and the
+SHA-256 of its own canonical form (`audit.chain`). Everything about an event is
+denormalised (ids *and* labels, no foreign keys) so a row outlives whatever it
+describes.
 
-The configuration history below is captured by database triggers
-(django-pghistory), so bulk updates and raw SQL are recorded too. The tracked
-models are other apps' (and Django's own `User`): they are tracked through proxy
-models declared here, so the triggers and their migrations live in this app and
-no other app's model file or migrations change. Secrets (key hashes, PIN and
-password hashes) are never copied into history.
+The configuration history of the game apps' models lives in the `history` app,
+above them: this app imports no game app.
 
 The database refuses UPDATE, DELETE and TRUNCATE on every table of this app
-(migration 0002), whoever the caller.
+(migrations 0002 and 0003), whoever the caller.
 """
 
-from typing import Any
-
-import pghistory
-from django.contrib.auth.models import User
 from django.db import models
 from django.db.models import Q
 
-from bonus_tie.models import PaytableVersion
-from casino.models import Dealer, StaffProfile, StaffToken, Table, TableLimit, Terminal
+from audit.chain import CHAIN_PATTERN, FORMAT_VERSION, LEGACY_FORMAT_VERSION
 
 HASH_PATTERN = "^[0-9a-f]{64}$"
 
@@ -43,7 +35,8 @@ class ActorKind(models.TextChoices):
 
 
 class AuditEvent(models.Model):
-    seq = models.BigIntegerField(unique=True)
+    chain = models.CharField(max_length=32)  # "casino" or "table:<id>" (audit.chain.chain_for)
+    seq = models.BigIntegerField()  # position in its chain, from 1
     kind = models.CharField(max_length=16, choices=AuditEventKind.choices)
     event_type = models.CharField(max_length=100)
     occurred_at = models.DateTimeField()
@@ -73,16 +66,27 @@ class AuditEvent(models.Model):
 
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    hash_format = models.SmallIntegerField()  # the canonical form it was hashed with (audit.chain)
 
     class Meta:
         constraints = [
             models.CheckConstraint(condition=Q(seq__gte=1), name="audit_event_seq_positive"),
+            models.CheckConstraint(
+                condition=Q(chain__regex=CHAIN_PATTERN.pattern), name="audit_event_chain_known"
+            ),
+            # Format 1 events predate the per-table chains: they are all in the casino-wide chain.
+            models.CheckConstraint(
+                condition=Q(hash_format=FORMAT_VERSION)
+                | Q(hash_format=LEGACY_FORMAT_VERSION, chain="casino"),
+                name="audit_event_hash_format_known",
+            ),
+            models.UniqueConstraint(fields=["chain", "seq"], name="audit_event_chain_seq_unique"),
             models.CheckConstraint(condition=Q(hash__regex=HASH_PATTERN), name="audit_event_hash_is_sha256"),
             models.CheckConstraint(
                 condition=Q(prev_hash__regex=HASH_PATTERN), name="audit_event_prev_hash_is_sha256"
             ),
-            # A hash is the predecessor of at most one event: the chain cannot fork.
-            models.UniqueConstraint(fields=["prev_hash"], name="audit_event_one_successor"),
+            # A hash is the predecessor of at most one event in its chain: a chain cannot fork.
+            models.UniqueConstraint(fields=["chain", "prev_hash"], name="audit_event_one_successor"),
             models.UniqueConstraint(fields=["hash"], name="audit_event_hash_unique"),
             models.CheckConstraint(
                 condition=Q(kind__in=AuditEventKind.values), name="audit_event_kind_known"
@@ -93,7 +97,7 @@ class AuditEvent(models.Model):
         ]
         indexes = [
             models.Index(fields=["occurred_at"], name="audit_event_occurred_at"),
-            models.Index(fields=["table_id", "seq"], name="audit_event_table_seq"),
+            models.Index(fields=["table_id", "id"], name="audit_event_table_id"),
             models.Index(
                 fields=["event_type"], name="audit_event_type_prefix", opclasses=["varchar_pattern_ops"]
             ),
@@ -102,7 +106,7 @@ class AuditEvent(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"#{self.seq} {self.event_type}"
+        return f"{self.chain} #{self.seq} {self.event_type}"
 
     @property
     def actor_label(self) -> str:
@@ -114,10 +118,36 @@ class AuditEvent(models.Model):
         return self.username or self.actor_kind
 
 
-class AuditCheckpoint(models.Model):
-    """The verified head of the chain at a moment: an anchor later verifications check against.
+class AuditAnchor(models.Model):
+    """The heads of all chains at a moment, hashed together (`audit.chain.anchor_digest`).
 
-    A checkpoint also records a failed verification (ok = False) with where it broke.
+    Recorded every few minutes and by every good verification, and logged off the
+    host: a chain that no longer holds an anchored head was rewritten or cut short.
+    """
+
+    created_at = models.DateTimeField()
+    chains = models.IntegerField()
+    events = models.BigIntegerField()  # in all chains together (the sum of the head seqs)
+    heads = models.JSONField()  # [[chain, seq, hash], ...], chains in code-point order
+    digest = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(digest__regex=HASH_PATTERN), name="audit_anchor_digest_is_sha256"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"anchor {self.created_at:%Y-%m-%d %H:%M} {self.digest[:12]}"
+
+
+class AuditCheckpoint(models.Model):
+    """A verification of every chain: the anchor of the heads it found intact, or where it broke.
+
+    `head_hash` is the digest of the intact chains' heads. Checkpoints from before
+    the per-table chains have no anchor: `head_seq`/`head_hash` are then the head
+    of the one chain there was, now the casino-wide chain.
     """
 
     created_at = models.DateTimeField()
@@ -126,6 +156,16 @@ class AuditCheckpoint(models.Model):
     head_seq = models.BigIntegerField(null=True, blank=True)
     head_hash = models.CharField(max_length=64)
     broken_at = models.JSONField(null=True, blank=True)
+    # No database constraint: both tables are append-only, and a constraint's triggers would only
+    # stand in the way of their own guards.
+    anchor = models.ForeignKey(
+        AuditAnchor,
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="checkpoints",
+    )
 
     class Meta:
         constraints = [
@@ -139,151 +179,4 @@ class AuditCheckpoint(models.Model):
 
     def __str__(self) -> str:
         state = "ok" if self.ok else "BROKEN"
-        return f"checkpoint {self.created_at:%Y-%m-%d %H:%M} {state} #{self.head_seq}"
-
-
-# --- Configuration history (django-pghistory) -------------------------------------------
-# Inserts and updates store the new row, deletes the old one; the context of the
-# request (request id, client address, user or terminal, role) comes from
-# `audit.middleware` through pghistory's context, denormalised into each row.
-
-
-def _trackers(*, secret_fields: tuple[str, ...] = ()) -> tuple[pghistory.RowEvent, ...]:
-    trackers: list[pghistory.RowEvent] = [
-        pghistory.InsertEvent(),
-        pghistory.UpdateEvent(),
-        pghistory.DeleteEvent(),
-    ]
-    if secret_fields:
-        # The secret itself is not stored; the fact that it changed is.
-        trackers.append(
-            pghistory.UpdateEvent("secret_changed", condition=pghistory.AnyChange(*secret_fields))
-        )
-    return tuple(trackers)
-
-
-def _history(
-    tracked: type[models.Model],
-    *,
-    model_name: str,
-    exclude: list[str] | None = None,
-    secrets: tuple[str, ...] = (),
-) -> type[models.Model]:
-    return pghistory.create_event_model(
-        tracked,
-        *_trackers(secret_fields=secrets),
-        exclude=exclude or [],
-        app_label="audit",
-        model_name=model_name,
-        context_field=pghistory.ContextJSONField(),
-        obj_field=pghistory.ObjForeignKey(related_name="+", related_query_name="+"),
-    )
-
-
-class TableProxy(Table):
-    class Meta:
-        proxy = True
-
-
-class TableLimitProxy(TableLimit):
-    class Meta:
-        proxy = True
-
-
-class PaytableVersionProxy(PaytableVersion):
-    class Meta:
-        proxy = True
-
-
-class UserProxy(User):
-    class Meta:
-        proxy = True
-
-
-class StaffProfileProxy(StaffProfile):
-    class Meta:
-        proxy = True
-
-
-class StaffTokenProxy(StaffToken):
-    class Meta:
-        proxy = True
-
-
-class TerminalProxy(Terminal):
-    class Meta:
-        proxy = True
-
-
-class DealerProxy(Dealer):
-    class Meta:
-        proxy = True
-
-
-# The generated bases are typed Any: mypy cannot follow classes built at runtime.
-_TableHistoryBase: Any = _history(TableProxy, model_name="TableHistoryBase")
-_TableLimitHistoryBase: Any = _history(TableLimitProxy, model_name="TableLimitHistoryBase")
-_PaytableVersionHistoryBase: Any = _history(PaytableVersionProxy, model_name="PaytableVersionHistoryBase")
-# last_login changes at every sign-in: it is not configuration.
-_UserHistoryBase: Any = _history(
-    UserProxy, model_name="UserHistoryBase", exclude=["password", "last_login"], secrets=("password",)
-)
-_StaffProfileHistoryBase: Any = _history(StaffProfileProxy, model_name="StaffProfileHistoryBase")
-_StaffTokenHistoryBase: Any = _history(
-    StaffTokenProxy, model_name="StaffTokenHistoryBase", exclude=["key_hash"], secrets=("key_hash",)
-)
-# The signed-in dealer changes at every sign-in; those are audit events of their own
-# (casino.dealer.signed_in / signed_out), not configuration.
-_TerminalHistoryBase: Any = _history(
-    TerminalProxy,
-    model_name="TerminalHistoryBase",
-    exclude=["key_hash", "dealer", "dealer_signed_in_at"],
-    secrets=("key_hash",),
-)
-_DealerHistoryBase: Any = _history(
-    DealerProxy, model_name="DealerHistoryBase", exclude=["pin_hash"], secrets=("pin_hash",)
-)
-
-
-class TableHistory(_TableHistoryBase):
-    """Tables and their house rules."""
-
-
-class TableLimitHistory(_TableLimitHistoryBase):
-    """Minimum and maximum stakes per wager kind."""
-
-
-class PaytableVersionHistory(_PaytableVersionHistoryBase):
-    """Tie-bonus paytables: proposal, approval, rejection."""
-
-
-class UserHistory(_UserHistoryBase):
-    """Users (never the password hash; a password change is a `secret_changed` row)."""
-
-
-class StaffProfileHistory(_StaffProfileHistoryBase):
-    """Staff roles."""
-
-
-class StaffTokenHistory(_StaffTokenHistoryBase):
-    """Staff API keys: issue, revocation, rotation (never the key hash)."""
-
-
-class TerminalHistory(_TerminalHistoryBase):
-    """Terminals: table binding, key rotation (never the key hash), activation."""
-
-
-class DealerHistory(_DealerHistoryBase):
-    """Dealers (never the PIN hash; a PIN change is a `secret_changed` row)."""
-
-
-HISTORY_MODELS: tuple[type[models.Model], ...] = (
-    TableHistory,
-    TableLimitHistory,
-    PaytableVersionHistory,
-    UserHistory,
-    StaffProfileHistory,
-    StaffTokenHistory,
-    TerminalHistory,
-    DealerHistory,
-)
+        return f"checkpoint {self.created_at:%Y-%m-%d %H:%M} {state} {self.head_hash[:12]}"

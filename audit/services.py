@@ -1,24 +1,51 @@
-"""Writing the audit trail: events in the caller's transaction, rejections durably, checkpoints.
+"""Writing the audit trail: events in the caller's transaction, rejections durably, anchors, checkpoints.
 
-Appending to the chain
-----------------------
-Every append takes one transaction-scoped advisory lock (`CHAIN_LOCK`), reads
-the head (the event with the highest seq, one index probe), and inserts the
-next event with `seq = head.seq + 1` and `prev_hash = head.hash`. The lock is
-held until the caller's transaction ends, so appends are serialised in commit
-order and the chain never forks; the unique constraints on `seq` and
-`prev_hash` would refuse a fork even if the lock were bypassed. Because the
-lock lives until commit, record the event as the last step of a service (after
-every row lock is taken, STYLE.md §7), and keep the transaction short.
+Appending to a chain
+--------------------
+Each table has its own chain (`table:17`); events that belong to no table
+(paytables, staff and admin events, refusals without a table) go to the
+casino-wide chain (`casino`). Appends at different tables never wait for each
+other.
 
-The chain needs no mutable "head" row: the application role only ever INSERTs
+An append is two statements. The first calls `audit_chain_head` (a plpgsql
+function, migration 0003), which takes the chain's transaction-scoped advisory
+lock and only then reads the chain's head; being VOLATILE, the function runs
+its query on a fresh snapshot, taken after the lock was granted, so it sees
+every append committed before. (A head read by the statement that waited for
+the lock would use that statement's older snapshot and could fork the chain.)
+The same statement takes the event's id from the sequence and has PostgreSQL
+render `before`/`after` as `jsonb::text`, so what is hashed is what is stored.
+The second statement is the INSERT, with `seq = head.seq + 1` and
+`prev_hash = head.hash`.
+
+The lock is held until the caller's transaction ends, so a chain's appends are
+serialised in commit order; the unique constraints on (chain, seq) and (chain,
+prev_hash) would refuse a fork even if the lock were bypassed. Record the event
+as the last step of a service (after every row lock is taken, STYLE.md §7): a
+table's own row lock already serialises its writes, so its chain lock adds no
+waiting. A transaction that appends to two chains takes their locks in the
+order it appends, so keep to one chain per transaction where you can.
+
+The chains need no mutable "head" row: the application role only ever INSERTs
 and SELECTs the audit tables.
+
+Anchors and checkpoints
+-----------------------
+`record_anchor` (Celery beat, every few minutes) hashes the heads of all
+chains together, stores that anchor and logs it to the `audit.anchor` logger,
+which is shipped off the host. `verify_chain` walks every chain, and holds each
+against every anchor: a chain that was cut short, or rewritten with fresh
+hashes, no longer holds its anchored heads. `record_checkpoint` (nightly and
+weekly) records a verification and, when everything is intact, the anchor of
+the heads it verified, from which the next `since_checkpoint` walk starts.
 """
 
 import datetime as dt
+import itertools
 import json
 import logging
 import re
+from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -33,37 +60,42 @@ from django.utils import timezone
 
 from audit import selectors
 from audit.chain import (
+    CASINO_CHAIN,
+    FORMAT_VERSION,
     GENESIS_HASH,
     HASHED_COLUMNS,
     JSON_COLUMNS,
-    BrokenLink,
+    AnchorProblem,
+    ChainResult,
     VerifyResult,
+    anchor_digest,
+    chain_for,
+    check_anchored,
     hash_event,
-    hash_text,
-    render,
     walk,
 )
 from audit.context import AuditActor, current_request
-from audit.models import ActorKind, AuditCheckpoint, AuditEvent, AuditEventKind
-from casino.models import Table
+from audit.models import ActorKind, AuditAnchor, AuditCheckpoint, AuditEvent, AuditEventKind
 
 logger = logging.getLogger(__name__)
 anchor_logger = logging.getLogger("audit.anchor")
 
-# pg_advisory_xact_lock(int4, int4): a key space apart from the single-bigint locks
-# the idempotency layer takes ("audi", "tcha").
-CHAIN_LOCK = (0x61756469, 0x74636861)
+# pg_advisory_xact_lock(int4, int4): the chains' key space ("audi", then 0 for the casino-wide
+# chain and the table id for a table's), apart from the single-bigint locks of the idempotency
+# layer and the other apps' pairs.
+CHAIN_LOCK_CLASS = 0x61756469
+_MAX_INT4 = 0x7FFFFFFF
 EVENT_TYPE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
 SIDE_CONNECTION_LOCK_TIMEOUT = "5s"
 
-_INSERT_COLUMNS = (*HASHED_COLUMNS, "hash")
+_INSERT_COLUMNS = (*HASHED_COLUMNS, "hash", "hash_format")
 _EVENTS = AuditEvent._meta.db_table
-# Built from constants (model metadata), never from input.
-_LOCK_AND_PREPARE_SQL = (
-    "SELECT pg_advisory_xact_lock(%s, %s), nextval(pg_get_serial_sequence(%s, 'id')), %s::jsonb::text, "  # noqa: S608
-    f'%s::jsonb::text, (SELECT "name" FROM "{Table._meta.db_table}" WHERE "id" = %s)'
+# Built from constants (model metadata), never from input. The function runs first (FROM), so
+# within a chain ids are drawn in chain order too.
+_LOCK_HEAD_AND_PREPARE_SQL = (
+    f"SELECT head.head_seq, head.head_hash, nextval(pg_get_serial_sequence('{_EVENTS}', 'id')), "  # noqa: S608
+    "%s::jsonb::text, %s::jsonb::text FROM audit_chain_head(%s, %s, %s) AS head"
 )
-_HEAD_SQL = f'SELECT "seq", "hash" FROM "{_EVENTS}" ORDER BY "seq" DESC LIMIT 1'  # noqa: S608
 _INSERT_SQL = 'INSERT INTO "{}" ({}) VALUES ({})'.format(  # noqa: S608
     _EVENTS,
     ", ".join(f'"{name}"' for name in _INSERT_COLUMNS),
@@ -77,8 +109,10 @@ class AuditError(RuntimeError):
 
 @dataclass(frozen=True)
 class _Draft:
-    """An event before it has its place in the chain."""
+    """An event before it has its place in its chain."""
 
+    chain: str
+    lock_key: int
     kind: str
     event_type: str
     occurred_at: dt.datetime
@@ -91,6 +125,7 @@ class _Draft:
     dealer_id: int | None
     dealer_badge: str
     table_id: int | None
+    table_name: str
     subject_type: str
     subject_id: str
     subject_label: str
@@ -110,6 +145,7 @@ def record_event(
     event_type: str,
     actor: AuditActor,
     table_id: int | None,
+    table_name: str,
     subject_type: str,
     subject_id: str,
     subject_label: str,
@@ -117,11 +153,13 @@ def record_event(
     after: dict[str, Any] | None = None,
     occurred_at: dt.datetime,
 ) -> AuditEvent:
-    """Append an event to the chain inside the caller's transaction.
+    """Append an event to its chain (its table's, or the casino-wide one) inside the caller's
+    transaction, in two statements.
 
     The event commits or rolls back with the change it describes. Raises
     `TransactionManagementError` when no transaction is open. The request id,
     idempotency key and client address come from the bound request context.
+    `table_name` is the table's name as the caller has it ("" for no table).
     """
     connection = connections[DEFAULT_DB_ALIAS]
     if not _in_caller_transaction(connection):
@@ -133,6 +171,7 @@ def record_event(
         event_type=event_type,
         actor=actor,
         table_id=table_id,
+        table_name=table_name,
         subject_type=subject_type,
         subject_id=subject_id,
         subject_label=subject_label,
@@ -145,7 +184,13 @@ def record_event(
 
 
 def record_rejection(
-    *, event_type: str, actor: AuditActor | None, table_id: int | None, detail: str, occurred_at: dt.datetime
+    *,
+    event_type: str,
+    actor: AuditActor | None,
+    table_id: int | None,
+    table_name: str,
+    detail: str,
+    occurred_at: dt.datetime,
 ) -> None:
     """Record a refused, security-relevant request durably: it survives the request's rollback.
 
@@ -160,6 +205,7 @@ def record_rejection(
         event_type=event_type,
         actor=actor,
         table_id=table_id,
+        table_name=table_name,
         subject_type="",
         subject_id="",
         subject_label="",
@@ -206,68 +252,97 @@ def deferred_rejections() -> Iterator[None]:
 
 
 def verify_chain(*, since_checkpoint: bool = False, chunk_size: int = 10_000) -> VerifyResult:
-    """Walk the chain (streamed) and say whether it is intact, or where it first breaks.
+    """Walk every chain (streamed) and hold each against the recorded anchors.
 
-    The whole chain by default. With `since_checkpoint`, only the events after
-    the latest good checkpoint, linked to its recorded hash (the checkpointed
-    event itself is re-hashed too): fast every night, while a full walk now
-    and then re-proves the older part.
+    Says, per chain, whether it is intact or where it first breaks (an edited,
+    deleted or inserted event; a chain that no longer holds an anchored head
+    because it was cut short or rewritten), and whether every anchor still
+    hashes to its digest. All chains by default. With `since_checkpoint`, each
+    chain only from the head the latest good checkpoint verified (that event
+    re-hashed, its link taken on trust), and only the anchors recorded since:
+    fast every night, while a full walk now and then re-proves the older part.
     """
     with transaction.atomic():
-        # Checkpoints first: every checkpoint read here refers to events committed
-        # before it, so the chain read next (a later snapshot) contains them.
-        anchors = selectors.checkpoint_anchors()
-        after_seq, after_hash = 0, GENESIS_HASH
-        if since_checkpoint and anchors:
-            after_seq = max(anchors)
-            after_hash = anchors[after_seq]
-            broken = _check_anchor(seq=after_seq, anchored=after_hash)
-            if broken is not None:
-                return broken
-        rows = selectors.stream_chain(after_seq=after_seq, chunk_size=chunk_size)
-        return walk(rows, anchors=anchors, after_seq=after_seq, after_hash=after_hash)
-
-
-def _check_anchor(*, seq: int, anchored: str) -> VerifyResult | None:
-    """The checkpointed event a partial walk starts from: still there, unchanged, with that hash?"""
-    row = selectors.chain_row(seq=seq)
-    width = len(HASHED_COLUMNS)
-    if row is None:
-        broken = BrokenLink(
-            seq=seq, id=None, reason="truncated", detail=f"event #{seq}, recorded by a checkpoint, is gone"
+        starts: dict[str, tuple[int, str]] = {}
+        from_anchor, legacy = 0, True
+        if since_checkpoint:
+            checkpoint = selectors.latest_good_checkpoint()
+            if checkpoint is not None and checkpoint.anchor is not None:
+                starts = {chain: (seq, head) for chain, seq, head in checkpoint.anchor.heads}
+                from_anchor, legacy = checkpoint.anchor.pk, False
+            elif checkpoint is not None and checkpoint.head_seq is not None:
+                starts = {CASINO_CHAIN: (checkpoint.head_seq, checkpoint.head_hash)}
+        anchors_checked, problems = _check_anchor_digests(from_anchor_id=from_anchor)
+        altered = {f"anchor {problem.anchor_id}" for problem in problems}  # reported, not trusted
+        # One statement holds the anchors against the events, so it sees every event they anchor.
+        mismatched: dict[str, list[tuple[str, int, str, str | None, int | None]]] = defaultdict(list)
+        for source, chain, seq, anchored, stored, event_id in selectors.anchor_mismatches(
+            from_anchor_id=from_anchor, legacy=legacy
+        ):
+            if source not in altered:
+                mismatched[chain].append((source, seq, anchored, stored, event_id))
+        if since_checkpoint:
+            walked = _walk_from(starts=starts, chunk_size=chunk_size)
+        else:
+            walked = _walk_all(chunk_size=chunk_size)
+        for chain in mismatched.keys() - walked.keys():  # anchored, but not a single event left
+            walked[chain] = walk([], chain=chain)
+        chains = tuple(
+            check_anchored(walked[chain], anchored=mismatched.get(chain, ())) for chain in sorted(walked)
         )
-    elif hash_text(render(row[:width])) != row[width]:
-        detail = f"the content of event #{seq} (id {row[0]}) does not match its hash: it was changed"
-        broken = BrokenLink(seq=seq, id=row[0], reason="hash_mismatch", detail=detail)
-    elif row[width] != anchored:
-        detail = f"event #{seq} (id {row[0]}) has hash {row[width]}, but a checkpoint recorded {anchored}"
-        broken = BrokenLink(seq=seq, id=row[0], reason="checkpoint_mismatch", detail=detail)
+    return VerifyResult(chains=chains, anchors_checked=anchors_checked, anchor_problems=tuple(problems))
+
+
+def record_anchor(*, now: dt.datetime | None = None) -> AuditAnchor:
+    """Hash the heads of all chains together, store that anchor and log it for off-host shipping.
+
+    When no chain has moved since the latest anchor, that anchor stands and is logged again.
+    """
+    heads = selectors.chain_heads()
+    digest = anchor_digest(heads)
+    latest = selectors.latest_anchor()
+    if latest is not None and latest.digest == digest:
+        anchor = latest
     else:
-        return None
-    return VerifyResult(
-        ok=False, events=0, head_seq=None, head_hash=GENESIS_HASH, broken=broken, started_after=seq - 1
+        with transaction.atomic(durable=True):
+            anchor = _create_anchor(heads=heads, digest=digest, now=now or timezone.now())
+    anchor_logger.info(
+        "audit anchor: digest=%s chains=%d events=%d anchor=%d at=%s",
+        anchor.digest,
+        anchor.chains,
+        anchor.events,
+        anchor.pk,
+        anchor.created_at.isoformat(),
     )
+    return anchor
 
 
 def record_checkpoint(*, since_checkpoint: bool = False, now: dt.datetime | None = None) -> AuditCheckpoint:
-    """Verify the chain and record the result (the head hash, or the break) as a checkpoint."""
+    """Verify every chain and record the result: when intact, with an anchor of the verified heads."""
     result = verify_chain(since_checkpoint=since_checkpoint)
+    moment = now or timezone.now()
     with transaction.atomic(durable=True):
+        anchor = (
+            _create_anchor(heads=result.heads, digest=result.head_hash, now=moment) if result.ok else None
+        )
+        broken = result.broken
         checkpoint = AuditCheckpoint.objects.create(
-            created_at=now or timezone.now(),
+            created_at=moment,
             ok=result.ok,
             events=result.events,
-            head_seq=result.head_seq,
+            head_seq=None,
             head_hash=result.head_hash,
-            broken_at=result.broken.as_dict() if result.broken else None,
+            broken_at=None if result.ok else (broken.as_dict() if broken else result.as_dict()["anchors"]),
+            anchor=anchor,
         )
-    if result.ok:
+    if anchor is not None:
         # A line meant for an off-host log: the anchor a DB superuser cannot rewrite.
         anchor_logger.info(
-            "audit chain verified: events=%d head_seq=%s head=%s checkpoint=%d",
-            result.events,
-            result.head_seq,
-            result.head_hash,
+            "audit chains verified: digest=%s chains=%d events=%d anchor=%d checkpoint=%d",
+            anchor.digest,
+            anchor.chains,
+            anchor.events,
+            anchor.pk,
             checkpoint.pk,
         )
     else:
@@ -276,6 +351,53 @@ def record_checkpoint(*, since_checkpoint: bool = False, now: dt.datetime | None
 
 
 # --- internals --------------------------------------------------------------------------------
+
+
+def _walk_all(*, chunk_size: int) -> dict[str, ChainResult]:
+    chain_at = HASHED_COLUMNS.index("chain")
+    rows = selectors.stream_all_chains(chunk_size=chunk_size)
+    return {
+        chain: walk(group, chain=chain)
+        for chain, group in itertools.groupby(rows, key=lambda row: row[chain_at])
+    }
+
+
+def _walk_from(*, starts: dict[str, tuple[int, str]], chunk_size: int) -> dict[str, ChainResult]:
+    walked: dict[str, ChainResult] = {}
+    chains = {chain for chain, _, _ in selectors.chain_heads()} | starts.keys()
+    for chain in sorted(chains):
+        seq, head = starts.get(chain, (0, GENESIS_HASH))
+        rows = selectors.stream_chain(chain=chain, from_seq=max(seq, 1), chunk_size=chunk_size)
+        walked[chain] = walk(rows, chain=chain, after_seq=seq, after_hash=head, resume=seq > 0)
+    return walked
+
+
+def _check_anchor_digests(*, from_anchor_id: int) -> tuple[int, list[AnchorProblem]]:
+    """Does every anchor still hash to its digest? (An edited anchor row does not.)"""
+    checked, problems = 0, []
+    for anchor_id, digest, heads in selectors.stream_anchors(from_id=from_anchor_id):
+        checked += 1
+        computed = anchor_digest(tuple(head) for head in _json_value(heads))
+        if computed != digest:
+            detail = (
+                f"anchor {anchor_id} has digest {digest}, but its heads hash to {computed}: it was changed"
+            )
+            problems.append(AnchorProblem(anchor_id=anchor_id, reason="anchor_altered", detail=detail))
+    return checked, problems
+
+
+def _json_value(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _create_anchor(*, heads: list[tuple[str, int, str]], digest: str, now: dt.datetime) -> AuditAnchor:
+    return AuditAnchor.objects.create(
+        created_at=now,
+        chains=len(heads),
+        events=sum(seq for _, seq, _ in heads),
+        heads=[list(head) for head in sorted(heads)],
+        digest=digest,
+    )
 
 
 def _in_caller_transaction(connection: BaseDatabaseWrapper) -> bool:
@@ -296,12 +418,19 @@ def _json(value: dict[str, Any] | None, name: str) -> str | None:
     return json.dumps(value, cls=DjangoJSONEncoder, allow_nan=False).replace("\\u0000", "\\ufffd")
 
 
+def _lock_key(table_id: int | None) -> int:
+    """The chain's advisory lock key, an int4. Table ids beyond 2**31 - 1 wrap: two chains
+    that share a key only wait for each other, they never mix."""
+    return 0 if table_id is None else (table_id - 1) % _MAX_INT4 + 1
+
+
 def _draft(
     *,
     kind: str,
     event_type: str,
     actor: AuditActor | None,
     table_id: int | None,
+    table_name: str,
     subject_type: str,
     subject_id: str,
     subject_label: str,
@@ -318,8 +447,13 @@ def _draft(
         raise ValueError("occurred_at must be a timezone-aware datetime")
     if actor is not None and not isinstance(actor, AuditActor):
         raise TypeError("actor must be an audit.context.AuditActor")
+    table_id = _optional_int(table_id)
+    if table_id is not None and table_id < 1:
+        raise ValueError("table_id must be a positive id or None")
     request = current_request()
     return _Draft(
+        chain=chain_for(table_id=table_id),
+        lock_key=_lock_key(table_id),
         kind=kind,
         event_type=event_type,
         occurred_at=occurred_at,
@@ -331,7 +465,8 @@ def _draft(
         role=_text(actor.role if actor else "", 32),
         dealer_id=_optional_int(actor.dealer_id if actor else None),
         dealer_badge=_text(actor.dealer_badge if actor else "", 32),
-        table_id=_optional_int(table_id),
+        table_id=table_id,
+        table_name=_text(table_name, 100),
         subject_type=_text(subject_type, 64),
         subject_id=_text(subject_id, 100),
         subject_label=_text(subject_label),
@@ -353,19 +488,17 @@ def _optional_int(value: object) -> int | None:
 
 
 def _append(*, using: str, draft: _Draft) -> AuditEvent:
-    """Lock the chain, link the draft to the head, hash it and insert it (caller's transaction)."""
+    """Lock the draft's chain, link the draft to its head, hash it and insert it: two statements."""
     with connections[using].cursor() as cursor:
         cursor.execute(
-            _LOCK_AND_PREPARE_SQL,
-            [*CHAIN_LOCK, AuditEvent._meta.db_table, draft.before_json, draft.after_json, draft.table_id],
+            _LOCK_HEAD_AND_PREPARE_SQL,
+            [draft.before_json, draft.after_json, CHAIN_LOCK_CLASS, draft.lock_key, draft.chain],
         )
-        _, event_id, before_text, after_text, table_name = cursor.fetchone()
-        # A new statement, so a new snapshot: it sees every append committed before the lock.
-        cursor.execute(_HEAD_SQL)
-        head = cursor.fetchone()
-        seq, prev_hash = (head[0] + 1, head[1]) if head else (1, GENESIS_HASH)
+        head_seq, head_hash, event_id, before_text, after_text = cursor.fetchone()
+        seq, prev_hash = (head_seq + 1, head_hash) if head_seq is not None else (1, GENESIS_HASH)
         columns: dict[str, Any] = {
             "id": event_id,
+            "chain": draft.chain,
             "seq": seq,
             "prev_hash": prev_hash,
             "kind": draft.kind,
@@ -381,7 +514,7 @@ def _append(*, using: str, draft: _Draft) -> AuditEvent:
             "dealer_id": draft.dealer_id,
             "dealer_badge": draft.dealer_badge,
             "table_id": draft.table_id,
-            "table_name": _text(table_name, 100),
+            "table_name": draft.table_name,
             "subject_type": draft.subject_type,
             "subject_id": draft.subject_id,
             "subject_label": draft.subject_label,
@@ -393,6 +526,7 @@ def _append(*, using: str, draft: _Draft) -> AuditEvent:
             "client_address": draft.client_address,
         }
         columns["hash"] = hash_event(columns)
+        columns["hash_format"] = FORMAT_VERSION
         cursor.execute(_INSERT_SQL, [columns[name] for name in _INSERT_COLUMNS])
     event = AuditEvent(
         **{
@@ -417,10 +551,10 @@ _SIDE_ALIAS = "audit_side_connection"
 def _append_on_side_connection(draft: _Draft) -> None:
     """Write on a second connection, in a transaction of its own, while the caller's stays open."""
     connection = connections[DEFAULT_DB_ALIAS]
-    if not connection.needs_rollback and _holds_chain_lock(connection):
+    if not connection.needs_rollback and _holds_chain_lock(connection, lock_key=draft.lock_key):
         raise AuditError(
-            "record_rejection was called inside a transaction that already appended to the audit chain: "
-            "record rejections before any record_event, or outside the transaction"
+            "record_rejection was called inside a transaction that already appended to the same audit "
+            "chain: record rejections before any record_event, or outside the transaction"
         )
     side = connection.copy(_SIDE_ALIAS)
     connections[_SIDE_ALIAS] = side
@@ -434,12 +568,12 @@ def _append_on_side_connection(draft: _Draft) -> None:
         del connections[_SIDE_ALIAS]
 
 
-def _holds_chain_lock(connection: BaseDatabaseWrapper) -> bool:
+def _holds_chain_lock(connection: BaseDatabaseWrapper, *, lock_key: int) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() "
             "AND classid = %s AND objid = %s AND objsubid = 2 AND granted)",
-            list(CHAIN_LOCK),
+            [CHAIN_LOCK_CLASS, lock_key],
         )
         (held,) = cursor.fetchone()
     return bool(held)

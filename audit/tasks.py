@@ -1,4 +1,5 @@
-"""Verification of the audit chain on a schedule (STYLE.md §13: kwargs only, acks_late, one service call).
+"""Anchoring and verifying the audit chains on a schedule (STYLE.md §13: kwargs only, acks_late,
+one service call).
 
 Importable before Django is set up (the service is imported when the task runs),
 so the Celery app module can merge `BEAT_SCHEDULE` into its beat schedule.
@@ -11,12 +12,23 @@ from celery.schedules import crontab
 
 
 @shared_task(acks_late=True)
-def verify_audit_chain(*, since_checkpoint: bool = False, **kwargs: Any) -> dict[str, Any]:
-    """Verify the chain and record the head hash (or the break) as a checkpoint.
+def anchor_audit_chains(**kwargs: Any) -> dict[str, Any]:
+    """Hash the heads of all chains together, record that anchor and log it (`audit.anchor`, shipped
+    off the host). A repeated run with no new event records nothing new and logs the same anchor."""
+    from audit import services
 
-    `since_checkpoint=True` walks only the events after the latest good
-    checkpoint (nightly); the default walks the whole chain (weekly). A repeated
-    run records another checkpoint of the same head: harmless.
+    anchor = services.record_anchor()
+    return {"anchor": anchor.pk, "digest": anchor.digest, "chains": anchor.chains, "events": anchor.events}
+
+
+@shared_task(acks_late=True)
+def verify_audit_chain(*, since_checkpoint: bool = False, **kwargs: Any) -> dict[str, Any]:
+    """Verify every chain and the anchors, and record a checkpoint: the anchor of the verified heads,
+    or where it broke.
+
+    `since_checkpoint=True` walks each chain only from the latest good
+    checkpoint's head (nightly); the default walks every chain whole (weekly). A
+    repeated run records another checkpoint of the same heads: harmless.
     """
     from audit import services
 
@@ -25,15 +37,20 @@ def verify_audit_chain(*, since_checkpoint: bool = False, **kwargs: Any) -> dict
         "checkpoint": checkpoint.pk,
         "ok": checkpoint.ok,
         "events": checkpoint.events,
-        "head_seq": checkpoint.head_seq,
+        "anchor": checkpoint.anchor_id,
         "head": checkpoint.head_hash,
     }
 
 
 # Merged into the one beat schedule by the project (CELERY_TIMEZONE is the casino's):
-# every night just after the gaming day closes at 06:00, the day's new events;
-# every Sunday, the whole chain again.
+# every five minutes, an anchor of all chain heads; every night just after the gaming day
+# closes at 06:00, the day's new events; every Sunday, every chain whole again.
 BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "audit-anchor-chains": {
+        "task": "audit.tasks.anchor_audit_chains",
+        "schedule": crontab(minute="*/5"),
+        "kwargs": {},
+    },
     "audit-verify-chain-nightly": {
         "task": "audit.tasks.verify_audit_chain",
         "schedule": crontab(hour=6, minute=15),

@@ -1,4 +1,4 @@
-"""How fast the audit chain verifies (and appends), on a chain of realistic events.
+"""How fast the audit chains verify (and append), on chains of realistic events.
 
     .venv/bin/python bench/audit_verify.py [--events 100000] [--appends 2000] [--runs 3]
 
@@ -6,12 +6,13 @@ Works in a scratch database, `bench_audit`, that it creates on the configured
 server (the embedded one when DATABASE_URL is unset), migrates, fills, and
 drops at the end, whatever happens: no other database is touched.
 
-The bulk of the chain is built with COPY, hashing each event with the same
-canonical form the service uses (`audit.chain`), its JSON first normalised by
-PostgreSQL exactly as `record_event` does; then `--appends` more events go
-through `record_event` itself, one transaction each, to time real appends on
-top of a long chain. Verification is `audit.services.verify_chain`, the code
-behind `manage.py audit_verify`, the API and the nightly task.
+The bulk of the events, at 40 tables (40 chains), is built with COPY, hashing
+each event with the same canonical form the service uses (`audit.chain`), its
+JSON first normalised by PostgreSQL exactly as `record_event` does; then
+`--appends` more events go through `record_event` itself, one transaction each,
+to time real appends on top of long chains. Verification is
+`audit.services.verify_chain`, the code behind `manage.py audit_verify`, the API
+and the nightly task. (Concurrent appends: `bench/audit_append.py`.)
 """
 
 import argparse
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-a-secret")
 
 import django
@@ -36,7 +37,7 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
-from audit.chain import GENESIS_HASH, HASHED_COLUMNS, JSON_COLUMNS, hash_event  # noqa: E402
+from audit.chain import FORMAT_VERSION, GENESIS_HASH, HASHED_COLUMNS, JSON_COLUMNS, chain_for, hash_event  # noqa: E402
 from audit.context import AuditActor, bind_request  # noqa: E402
 from audit.services import record_event, verify_chain  # noqa: E402
 
@@ -74,6 +75,7 @@ def _event(number: int, start: dt.datetime) -> dict[str, Any]:
         "dealer_id": None if staff else 100 + table,
         "dealer_badge": "" if staff else f"D{100 + table}",
         "table_id": table,
+        "chain": chain_for(table_id=table),
         "table_name": f"BJ-{table:02d}",
         "subject_type": "round",
         "subject_id": str(number // 6),
@@ -90,11 +92,11 @@ def _event(number: int, start: dt.datetime) -> dict[str, Any]:
 
 
 def build_chain(count: int) -> float:
-    """COPY `count` hash-linked events in; returns the seconds it took."""
+    """COPY `count` hash-linked events in (in their tables' chains); returns the seconds it took."""
     started = time.perf_counter()
     start = dt.datetime(2026, 11, 20, 14, 0, tzinfo=dt.UTC)
-    prev_hash = GENESIS_HASH
-    columns = (*HASHED_COLUMNS, "hash")
+    heads: dict[str, tuple[int, str]] = {}
+    columns = (*HASHED_COLUMNS, "hash", "hash_format")
     copy_sql = f"COPY audit_auditevent ({', '.join(columns)}) FROM STDIN"
     with transaction.atomic(), connection.cursor() as cursor:
         for first in range(1, count + 1, BATCH):
@@ -108,8 +110,10 @@ def build_chain(count: int) -> float:
                     event[name] = text
             with cursor.cursor.copy(copy_sql) as copy:
                 for number, event in zip(numbers, events, strict=True):
-                    event.update(id=number, seq=number, prev_hash=prev_hash)
-                    event["hash"] = prev_hash = hash_event(event)
+                    seq, prev_hash = heads.get(event["chain"], (0, GENESIS_HASH))
+                    event.update(id=number, seq=seq + 1, prev_hash=prev_hash, hash_format=FORMAT_VERSION)
+                    event["hash"] = hash_event(event)
+                    heads[event["chain"]] = (seq + 1, event["hash"])
                     copy.write_row([event[name] for name in columns])
         cursor.execute("SELECT setval(pg_get_serial_sequence('audit_auditevent', 'id'), %s)", [count])
     _admin("ANALYZE audit_auditevent")
@@ -129,6 +133,7 @@ def time_appends(count: int) -> float:
                 event_type="casino.round.settled",
                 actor=actor,
                 table_id=None,
+                table_name="",
                 subject_type="round",
                 subject_id=str(number),
                 subject_label=f"round {number}",
@@ -170,7 +175,9 @@ def main() -> None:
             if not (result.ok and result.events == total):
                 raise SystemExit(f"verification failed: {result.as_dict()}")
         best, median = min(timings), statistics.median(timings)
-        print(f"verified {total:,} events, head {result.head_hash}")
+        print(
+            f"verified {total:,} events in {len(result.chains)} chains, head of all chains {result.head_hash}"
+        )
         print(
             f"verify: best {best:.2f} s = {total / best:,.0f} events/s; "
             f"median of {args.runs} {median:.2f} s = {total / median:,.0f} events/s "

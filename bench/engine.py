@@ -16,15 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bonus_tie.engine.kinds import BONUS_KINDS, LEFT_SIDE, WagerKind
-from bonus_tie.engine.limits import (
-    KindLimit,
-    SeatRequest,
-    TableLimits,
-    WagerRequest,
-    validate_wagers,
-)
+from bonus_tie.engine.kinds import BONUS_KINDS, LEFT_SIDE
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
+from bonus_tie.engine.tie_bonus import TIE_BONUS
 from casino.engine.cards import Card
 from casino.engine.round import (
     Action,
@@ -41,8 +35,17 @@ from casino.engine.round import (
 from casino.engine.rules import HouseRules
 from casino.engine.settlement import Settlement, settle
 from casino.engine.shoe import Shoe, new_shoe, shuffle_order
+from casino.engine.wagers import (
+    KindLimit,
+    SeatRequest,
+    TableLimits,
+    WagerKind,
+    WagerRequest,
+    validate_wagers,
+)
 
 AGGREGATE_LIMIT_CENTS = 500_000
+TIE_BONUS_V1 = TIE_BONUS.on(DEFAULT_PAYTABLE)
 REQUEST_POOL = 1_000
 
 
@@ -88,7 +91,7 @@ def play_round(
     rules: HouseRules,
     limits: TableLimits,
 ) -> tuple[RoundState, Settlement]:
-    state = open_round(seats=validate_wagers(seats=requests, limits=limits), rules=rules)
+    state = open_round(seats=validate_wagers(seats=requests, limits=limits, side_bet=TIE_BONUS), rules=rules)
     while True:
         need = needs(state)
         if isinstance(need, (CardToHand, CardToDealer)):
@@ -106,7 +109,7 @@ def play_round(
                 state = apply_action(state, seat=need.seat, hand=0, action=Action.DECLINE_INSURANCE)
         else:
             break
-    result = settle(state, paytable=DEFAULT_PAYTABLE, aggregate_limit_cents=AGGREGATE_LIMIT_CENTS)
+    result = settle(state, side_bet=TIE_BONUS_V1, aggregate_limit_cents=AGGREGATE_LIMIT_CENTS)
     shoe.end_of_round(rules)
     return state, result
 

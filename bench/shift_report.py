@@ -30,7 +30,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-a-secret")
 
 import django
@@ -122,9 +122,9 @@ def bulk_load(rounds: int, start: dt.datetime) -> float:
         cursor.execute("SELECT count(*) FROM bench_tables")
         (tables,) = cursor.fetchone()
         cursor.execute(
-            f"""INSERT INTO casino_round (table_id, shoe_id, paytable_id, rules, aggregate_limit_cents, seq, state,
-                                         terminal_id, dealer_id, opened_at, settled_at, void_reason)
-                SELECT bt.table_id, bt.shoe_id, %(paytable)s, %(rules)s::jsonb, NULL, 8, 'settled',
+            f"""INSERT INTO casino_round (table_id, shoe_id, paytable_id, rules, opening, aggregate_limit_cents, seq,
+                                         state, terminal_id, dealer_id, opened_at, settled_at, void_reason)
+                SELECT bt.table_id, bt.shoe_id, %(paytable)s, %(rules)s::jsonb, '[]', NULL, 8, 'settled',
                        bt.terminal_id, bt.dealer_id,
                        %(start)s + (g::bigint * %(step)s) * interval '1 microsecond',
                        %(start)s + (g::bigint * %(step)s + %(step)s / 2) * interval '1 microsecond', ''

@@ -26,7 +26,7 @@ from bonus_tie import services
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import flagged_of, pays_in_order
 from casino.admin import ReadOnlyAdmin, role_of
-from casino.errors import ServiceError
+from kernel.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 from django.db import connection
 
 from bonus_tie.models import PaytableVersion
-from casino.errors import NotFoundError
+from kernel.errors import NotFoundError
 
 # pg_advisory_xact_lock(int4, int4), a key space apart from the single-bigint idempotency locks
 # and the audit chain's pair: "bont" "pays".

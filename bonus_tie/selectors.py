@@ -28,3 +28,8 @@ def get_version_in_force() -> int | None:
         .values_list("version", flat=True)
         .first()
     )
+
+
+def get_paytable_in_force() -> PaytableVersion | None:
+    """The newest approved version: the one the next round of every table uses."""
+    return PaytableVersion.objects.filter(status=PaytableStatus.APPROVED).order_by("-version").first()

@@ -32,14 +32,15 @@ from bonus_tie.engine.house_edge import DEFAULT_SPLIT_SAMPLES
 from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.engine.task_map import Progress
 from bonus_tie.locks import lock_paytable_numbering, lock_paytable_version
+from bonus_tie.mappers import paytable_for
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import DEFAULT_WORKERS, flagged_of, review_to_json, run_review
 from bonus_tie.selectors import get_paytable_version, get_version_in_force
 from casino.engine.rules import BLACKJACK_3_TO_2, BLACKJACK_6_TO_5, DealerRule, HouseRules
 from casino.engine.shoe import DECK_COUNTS
-from casino.errors import ConflictError, ForbiddenError, NotFoundError, ServiceError
-from casino.mappers import paytable_for, rules_from_json, rules_to_json
+from casino.mappers import rules_from_json, rules_to_json
 from casino.models import StaffRole
+from kernel.errors import ConflictError, ForbiddenError, NotFoundError, ServiceError
 
 logger = logging.getLogger(__name__)
 
@@ -133,7 +134,7 @@ def _rules_of(row: PaytableVersion) -> HouseRules:
 
 
 def _enqueue_report(*, version: int) -> None:
-    from casino.celery import app  # the configured app, whichever process this runs in
+    from celery import current_app as app  # the configured app, whichever process this runs in
 
     app.send_task(COMPUTE_TASK, kwargs={"version": version})
 
@@ -178,6 +179,7 @@ def propose_paytable(
         event_type="bonus_tie.paytable.proposed",
         actor=actor,
         table_id=None,
+        table_name="",
         subject_type=SUBJECT_TYPE,
         subject_id=str(number),
         subject_label=_label(row),
@@ -241,6 +243,7 @@ def compute_paytable_report(
             event_type="bonus_tie.paytable.report_computed",
             actor=actor,
             table_id=None,
+            table_name="",
             subject_type=SUBJECT_TYPE,
             subject_id=str(version),
             subject_label=_label(locked),
@@ -329,6 +332,7 @@ def approve_paytable(
         event_type="bonus_tie.paytable.approved_with_override" if flagged else "bonus_tie.paytable.approved",
         actor=actor,
         table_id=None,
+        table_name="",
         subject_type=SUBJECT_TYPE,
         subject_id=str(version),
         subject_label=_label(row),
@@ -377,6 +381,7 @@ def reject_paytable(
         event_type="bonus_tie.paytable.rejected",
         actor=actor,
         table_id=None,
+        table_name="",
         subject_type=SUBJECT_TYPE,
         subject_id=str(version),
         subject_label=_label(row),

@@ -12,7 +12,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from casino.keys import hash_pin, new_api_key, new_pin
+from casino import admin_accounting  # noqa: F401  (registers the table money and shift report pages)
 from casino.models import (
     Account,
     Casino,
@@ -32,6 +32,7 @@ from casino.models import (
     Terminal,
     Wager,
 )
+from kernel.keys import hash_pin, new_api_key, new_pin
 
 admin.site.site_header = "Casino table games back office"
 admin.site.site_title = "Casino back office"
@@ -273,7 +274,3 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
 class AccountAdmin(ReadOnlyAdmin):
     list_display = ["id", "kind", "table"]
     list_filter = ["kind"]
-
-
-# Table money and shift reports register their own pages.
-from casino import admin_accounting  # noqa: E402, F401

@@ -17,7 +17,6 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from audit.context import AuditActor
-from casino.errors import ServiceError
 from casino.models import (
     BuyIn,
     ChipSlip,
@@ -32,6 +31,7 @@ from casino.reports.export import dollars, shift_report_pdf
 from casino.reports.figures import hold_percent_text
 from casino.reports.read import SHIFT_ORDER, shift_report_payload
 from casino.services import accounting
+from kernel.errors import ServiceError
 
 APPROVER_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS, StaffRole.ADMIN)
 

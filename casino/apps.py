@@ -1,5 +1,8 @@
 from django.apps import AppConfig
 
+# Rule errors are 422, except where API.md names another status.
+RULE_ERROR_STATUS = {"not_ready_to_settle": 409}
+
 
 class CasinoConfig(AppConfig):
     name = "casino"
@@ -7,7 +10,7 @@ class CasinoConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Load the Celery app with Django, so @shared_task binds to it. It is not
-        # imported from casino/__init__.py: the pure engine lives in this package.
-        from casino import celery  # noqa: F401
-        from casino.api import openapi_extensions  # noqa: F401
+        from casino.engine.errors import RuleError
+        from kernel.problems import render_errors_of
+
+        render_errors_of(RuleError, status_of=lambda error: RULE_ERROR_STATUS.get(error.code, 422))

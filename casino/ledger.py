@@ -1,14 +1,40 @@
-"""Posting money movements to the ledger: one balanced transaction per movement."""
+"""Posting money movements to the ledger: one balanced transaction per movement.
+
+A movement is two statements: the transaction row, then its entries inserted
+with their accounts looked up in the same statement (by kind at the table, the
+cage house-wide)."""
 
 import datetime as dt
+import functools
 from collections.abc import Sequence
+from typing import Any
 
+from django.db import connection
 from django.db.models import Sum
 
-from casino.gaming_day import gaming_day_and_shift
 from casino.models import Account, AccountKind, LedgerEntry, LedgerTransaction, MovementKind, Round, Table
+from kernel.gaming_day import gaming_day_and_shift
+from kernel.rows import Insert
 
 TABLE_ACCOUNT_KINDS = (AccountKind.TRAY, AccountKind.WAGERS, AccountKind.DROP, AccountKind.PATRONS)
+
+
+_INSERT_ENTRIES_SQL = (
+    f'INSERT INTO "{LedgerEntry._meta.db_table}" ("transaction_id", "account_id", "amount_cents") '  # noqa: S608
+    f'SELECT %s, account."id", entry.cents FROM (VALUES {{values}}) AS entry(kind, cents, position) '
+    f'JOIN "{Account._meta.db_table}" AS account ON account."kind" = entry.kind '
+    'AND (account."table_id" = %s OR (account."table_id" IS NULL AND entry.kind = %s)) '
+    "ORDER BY entry.position"
+)  # built from model metadata only; every value is a parameter
+
+
+@functools.cache
+def _insert_transaction() -> Insert[LedgerTransaction]:
+    return Insert(
+        LedgerTransaction,
+        ("kind", "table", "round", "memo", "created_at", "gaming_day", "shift"),
+        returning_pk=True,
+    )
 
 
 class UnbalancedTransactionError(ValueError):
@@ -39,28 +65,27 @@ def post(
         raise UnbalancedTransactionError(f"{kind} entries do not sum to zero: {entries}")
     if not entries:
         raise UnbalancedTransactionError(f"{kind} moves no money")
-    accounts = {
-        account.kind: account
-        for account in Account.objects.filter(
-            table=table, kind__in={k for k, _ in entries if k != AccountKind.CAGE}
-        )
-    }
-    if any(k == AccountKind.CAGE for k, _ in entries):
-        accounts[AccountKind.CAGE] = Account.objects.get(kind=AccountKind.CAGE, table=None)
     gaming_day, shift = period or gaming_day_and_shift(now)
-    transaction = LedgerTransaction.objects.create(
-        kind=kind,
-        table=table,
-        round=round,
-        memo=memo[:200],
-        created_at=now,
-        gaming_day=gaming_day,
-        shift=shift,
+    fields = (kind, table.pk, round.pk if round else None, memo[:200], now, gaming_day, shift)
+    (transaction_id,) = _insert_transaction().run([fields])
+    transaction = LedgerTransaction(id=transaction_id, table=table, round=round, created_at=now)
+    transaction.kind, transaction.memo, transaction.gaming_day, transaction.shift = (
+        kind,
+        memo[:200],
+        gaming_day,
+        shift,
     )
-    LedgerEntry.objects.bulk_create(
-        LedgerEntry(transaction=transaction, account=accounts[account_kind], amount_cents=cents)
-        for account_kind, cents in entries
-    )
+    values = ", ".join(["(%s, %s::bigint, %s::int)"] * len(entries))
+    params: list[Any] = []
+    for position, (account_kind, cents) in enumerate(entries):
+        params += [AccountKind(account_kind).value, cents, position]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _INSERT_ENTRIES_SQL.format(values=values),
+            [transaction_id, *params, table.pk, AccountKind.CAGE.value],
+        )
+        if cursor.rowcount != len(entries):
+            raise UnbalancedTransactionError(f"{kind}: an account of {entries} does not exist at {table}")
     return transaction
 
 

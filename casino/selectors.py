@@ -1,20 +1,106 @@
 """Reads (STYLE.md §6): querysets for lists, engine snapshots for services and views."""
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from bonus_tie.models import PaytableStatus, PaytableVersion
-from casino.engine.round import RoundState
-from casino.mappers import round_state
-from casino.models import OPEN_ROUND_STATES, Round, RoundSeat, Settlement, SettlementLine, Shoe, Table
+from django.db import connection
+
+from casino.engine import round as engine
+from casino.engine.cards import Card, parse_card
+from casino.engine.shoe import shoe_after
+from casino.engine.table import ShoeInPlay
+from casino.engine.wagers import SeatWagers
+from casino.mappers import rules_from_json
+from casino.models import (
+    OPEN_ROUND_STATES,
+    ChipSlip,
+    EventKind,
+    Round,
+    RoundEvent,
+    RoundState,
+    Settlement,
+    SettlementLine,
+    Shoe,
+    ShoeMode,
+    Table,
+    TableInventory,
+)
+from casino.side_bets import registered
+
+_EVENT_COLUMNS = ("kind", "card", "seat", "hand", "action", "amount_cents")
+# Every round call reads its events: written once rather than compiled by the ORM each time.
+_EVENTS_OF_ROUND = (
+    f'SELECT {", ".join(_EVENT_COLUMNS)} FROM "{RoundEvent._meta.db_table}" '  # noqa: S608  (constants only)
+    'WHERE "round_id" = %s ORDER BY "number"'
+)
 
 
 @dataclass(frozen=True)
 class RoundSnapshot:
     round: Round
-    state: RoundState
+    state: engine.RoundState
     players: dict[int, str]
     settlement: Settlement | None
-    lines: list[SettlementLine]
+    lines: Sequence[SettlementLine]
+    events_stored: int = 0  # card and action events so far: the next one is numbered one more
+
+
+def opening_wagers(opening: Iterable[dict[str, Any]]) -> tuple[SeatWagers, ...]:
+    side_bet_kinds = {str(kind): kind for adapter in registered() for kind in adapter.side_bet.kinds}
+    return tuple(
+        SeatWagers(
+            seat=seat["seat"],
+            primary_cents=seat["primary_cents"],
+            bonus_cents={side_bet_kinds[kind]: cents for kind, cents in seat["bonus_cents"].items()},
+        )
+        for seat in opening
+    )
+
+
+def _engine_event(
+    kind: str, card: str, seat: int | None, hand: int | None, action: str, amount: int | None
+) -> engine.RoundEvent:
+    if kind == EventKind.CARD:
+        return engine.CardDealt(parse_card(card))
+    if seat is None or hand is None:
+        raise ValueError("an action event has no seat or hand")
+    return engine.ActionTaken(seat=seat, hand=hand, action=engine.Action(action), amount_cents=amount)
+
+
+def round_state(round_: Round) -> tuple[engine.RoundState, int]:
+    """The round rebuilt by replaying its stored events (one query), and how many there are.
+
+    They were accepted by the same engine; settling and voiding are rows of their own."""
+    with connection.cursor() as cursor:
+        cursor.execute(_EVENTS_OF_ROUND, [round_.pk])
+        rows = cursor.fetchall()
+    state = engine.replay(
+        seats=opening_wagers(round_.opening),
+        rules=rules_from_json(round_.rules),
+        events=[_engine_event(*row) for row in rows],
+    )
+    if round_.state == RoundState.SETTLED:
+        state = engine.mark_settled(state)
+    elif round_.state == RoundState.VOID:
+        state = engine.void_round(state)
+    return state, len(rows)
+
+
+def players_of(round_: Round) -> dict[int, str]:
+    return {seat["seat"]: seat["player"] for seat in round_.opening}
+
+
+def shoe_in_play(shoe: Shoe, *, penetration_percent: int) -> ShoeInPlay:
+    dealt: list[Card] = [parse_card(text) for text in shoe.dealt]
+    upcoming: list[Card] | None = None
+    if shoe.mode == ShoeMode.ELECTRONIC and shoe.order is not None:
+        upcoming = [parse_card(text) for text in shoe.order[len(dealt) :]]
+    return ShoeInPlay(
+        shoe=shoe_after(decks=shoe.decks, dealt=dealt),
+        penetration_percent=penetration_percent,
+        upcoming=upcoming,
+    )
 
 
 def get_round_snapshot(*, round_id: int) -> RoundSnapshot | None:
@@ -25,25 +111,36 @@ def get_round_snapshot(*, round_id: int) -> RoundSnapshot | None:
 
 
 def snapshot_of(round_: Round) -> RoundSnapshot:
-    state = round_state(
-        round_,
-        wagers=round_.wagers.order_by("pk"),
-        events=round_.events.order_by("number"),
+    state, stored = round_state(round_)
+    settlement = (
+        Settlement.objects.filter(round=round_).first() if round_.state == RoundState.SETTLED else None
     )
-    settlement = Settlement.objects.filter(round=round_).first()
     lines = list(settlement.lines.order_by("seat", "pk")) if settlement else []
-    players = {seat.seat: seat.player for seat in RoundSeat.objects.filter(round=round_)}
-    return RoundSnapshot(round=round_, state=state, players=players, settlement=settlement, lines=lines)
+    return RoundSnapshot(
+        round=round_,
+        state=state,
+        players=players_of(round_),
+        settlement=settlement,
+        lines=lines,
+        events_stored=stored,
+    )
 
 
 def get_open_round(*, table: Table) -> Round | None:
-    return Round.objects.filter(table=table, state__in=OPEN_ROUND_STATES).first()
+    return Round.objects.select_related("paytable").filter(table=table, state__in=OPEN_ROUND_STATES).first()
 
 
 def get_open_shoe(*, table: Table) -> Shoe | None:
     return Shoe.objects.filter(table=table, closed_at__isnull=True).first()
 
 
-def get_current_paytable() -> PaytableVersion | None:
-    """The newest approved version: a table uses it from its next round."""
-    return PaytableVersion.objects.filter(status=PaytableStatus.APPROVED).order_by("-version").first()
+def get_slip(*, slip_id: int) -> ChipSlip:
+    """A fill or credit with who requested, approved and voided it, as staff and terminals see it."""
+    return ChipSlip.objects.select_related(
+        "requested_by_terminal", "requested_by_dealer", "requested_by_user", "approved_by", "void__voided_by"
+    ).get(pk=slip_id)
+
+
+def get_inventory(*, inventory_id: int) -> TableInventory:
+    """An opener or closer with the people who counted it and its chip transfer."""
+    return TableInventory.objects.select_related("dealer", "supervisor", "transfer").get(pk=inventory_id)

@@ -21,8 +21,8 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from audit.context import AuditActor, bind_request
-from casino.gaming_day import SHIFT_HOURS, SHIFTS
 from casino.services import reports
+from kernel.gaming_day import SHIFT_HOURS, SHIFTS
 
 TRANSIENT_ERRORS = (OperationalError, InterfaceError)
 _RETRY: dict[str, Any] = {

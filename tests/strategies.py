@@ -7,8 +7,7 @@ from typing import Protocol
 from hypothesis import strategies as st
 from hypothesis.strategies import DrawFn, composite
 
-from bonus_tie.engine.kinds import BONUS_KINDS, LEFT_SIDE, RIGHT_SIDE, WagerKind
-from bonus_tie.engine.limits import SeatWagers
+from bonus_tie.engine.kinds import BONUS_KINDS, LEFT_SIDE, RIGHT_SIDE
 from casino.engine import money
 from casino.engine.cards import ALL_CARDS, Card
 from casino.engine.round import (
@@ -29,6 +28,8 @@ from casino.engine.round import (
 )
 from casino.engine.rules import BLACKJACK_3_TO_2, BLACKJACK_6_TO_5, DealerRule, HouseRules, Ratio
 from casino.engine.shoe import Shoe, new_shoe, shuffle_order
+from casino.engine.side_bet import SideBetKind
+from casino.engine.wagers import SeatWagers
 
 MAX_PRIMARY_CENTS = 1_000_000
 
@@ -82,7 +83,7 @@ def seat_wagers(draw: DrawFn, seat: int, max_primary_cents: int = MAX_PRIMARY_CE
     primary = draw(st.integers(1, max_primary_cents))
     side = money.side_limit(primary)
     chosen = draw(_CHOICE_BITS)  # one bit per bonus kind, in table order
-    bonus: dict[WagerKind, int] = {}
+    bonus: dict[SideBetKind, int] = {}
     room = {"left": side, "right": side}
     for bit, kind in enumerate(BONUS_KINDS):
         group = "left" if kind in LEFT_SIDE else "right"
@@ -232,7 +233,7 @@ def seeded_round(seed: int) -> PlayedRound:
     seats = []
     for number in sorted(rng.sample(range(1, 8), rng.randint(1, 7))):
         primary = rng.choice((1, 5, 2501, rng.randint(1, MAX_PRIMARY_CENTS)))
-        bonus: dict[WagerKind, int] = {}
+        bonus: dict[SideBetKind, int] = {}
         for side in (LEFT_SIDE, RIGHT_SIDE):
             left = money.side_limit(primary)
             for kind in BONUS_KINDS:

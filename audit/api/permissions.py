@@ -5,7 +5,7 @@ from typing import Any
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-COMPLIANCE_ROLE = "compliance"
+from audit.context import COMPLIANCE_ROLE
 
 
 class IsCompliance(BasePermission):

@@ -10,6 +10,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from audit.chain import CHAIN_PATTERN
+
 EVENT_TYPE_FILTER = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*(\.\*)?$")
 MAX_BIGINT = 2**63 - 1
 # A `+` in a query string arrives as a space: `...T06:00:00 00:00` means `+00:00`.
@@ -49,6 +51,13 @@ class EventFilterSerializer(serializers.Serializer):
     since = AwareDateTimeField(required=False, help_text="Events that occurred at or after this moment.")
     until = AwareDateTimeField(required=False, help_text="Events that occurred before this moment.")
     table = serializers.IntegerField(required=False, min_value=1, max_value=MAX_BIGINT, help_text="Table id.")
+    chain = serializers.RegexField(
+        CHAIN_PATTERN,
+        required=False,
+        max_length=32,
+        error_messages={"invalid": "A chain: casino, or table:<id>."},
+        help_text="One chain: `casino` (events of no table) or `table:<id>`.",
+    )
     actor = serializers.CharField(
         required=False, max_length=150, allow_blank=False, help_text="A staff username or a terminal name."
     )
@@ -97,7 +106,8 @@ class SubjectSerializer(serializers.Serializer):
 
 class AuditEventOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    seq = serializers.IntegerField()
+    chain = serializers.CharField(help_text="`casino`, or `table:<id>`: the hash chain the event is in.")
+    seq = serializers.IntegerField(help_text="The event's position in its chain, from 1.")
     kind = serializers.CharField()
     event_type = serializers.CharField()
     occurred_at = serializers.DateTimeField()
@@ -114,20 +124,48 @@ class AuditEventOutputSerializer(serializers.Serializer):
     client_address = serializers.CharField()
     prev_hash = serializers.CharField()
     hash = serializers.CharField()
+    hash_format = serializers.IntegerField(
+        help_text="The canonical form hashed: 2, or 1 for the oldest events."
+    )
 
 
 class BrokenLinkSerializer(serializers.Serializer):
+    chain = serializers.CharField()
     seq = serializers.IntegerField()
     id = serializers.IntegerField(allow_null=True)
     reason = serializers.CharField()
     detail = serializers.CharField()
 
 
+class ChainOutputSerializer(serializers.Serializer):
+    chain = serializers.CharField()
+    ok = serializers.BooleanField()
+    events = serializers.IntegerField(help_text="Events verified (before the break, when broken).")
+    head_seq = serializers.IntegerField(required=False, allow_null=True, help_text="When ok: the last event.")
+    head = serializers.CharField(required=False, help_text="When ok: the hash of the last event.")
+    broken_at = BrokenLinkSerializer(required=False, help_text="When broken: where.")
+
+
+class AnchorProblemSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    reason = serializers.CharField()
+    detail = serializers.CharField()
+
+
+class AnchorsOutputSerializer(serializers.Serializer):
+    checked = serializers.IntegerField(help_text="Recorded anchors checked.")
+    broken = AnchorProblemSerializer(many=True, help_text="Anchors that no longer hash to their digest.")
+
+
 class VerifyOutputSerializer(serializers.Serializer):
     ok = serializers.BooleanField()
     events = serializers.IntegerField(required=False, help_text="When ok: the number of events verified.")
-    head = serializers.CharField(required=False, help_text="When ok: the hash of the last event.")
+    head = serializers.CharField(
+        required=False, help_text="When ok: the digest of all chain heads, as an anchor would record it."
+    )
     events_checked = serializers.IntegerField(
         required=False, help_text="When broken: events verified before it."
     )
-    broken_at = BrokenLinkSerializer(required=False)
+    broken_at = BrokenLinkSerializer(required=False, help_text="When broken: the first broken link.")
+    chains = ChainOutputSerializer(many=True, help_text="Each chain, in code-point order of its name.")
+    anchors = AnchorsOutputSerializer()

@@ -21,13 +21,19 @@ from audit.api.serializers import (
     VerifyOutputSerializer,
 )
 from audit.models import AuditEvent
-from casino.api.problems import ProblemError
+from kernel.problems import ProblemError
 
 
 class AuditEventPagination(CursorPagination):
-    """Keyset pagination on the chain position: stable while events keep arriving."""
+    """Keyset pagination on the event id, across all chains: stable while events keep arriving.
 
-    ordering = "seq"
+    Within a chain, id order is seq order and commit order. Across chains, ids are
+    drawn as appends start, so at the live end an event of one chain may commit
+    after a higher id of another was listed: to tail the trail without missing an
+    event, page through each chain (`chain=`).
+    """
+
+    ordering = "id"
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 1000
@@ -87,13 +93,15 @@ class AuditEventListApi(ListAPIView[AuditEvent]):
             since=filters.get("since"),
             until=filters.get("until"),
             table_id=filters.get("table"),
+            chain=filters.get("chain"),
             actor=filters.get("actor"),
             event_type=filters.get("event_type"),
         )
 
 
 class AuditVerifyApi(APIView):
-    """Walk the whole hash chain: intact (event count and head hash), or the first broken link."""
+    """Walk every hash chain and check the anchors: intact (event count and the digest of all chain
+    heads), or the first broken link; and each chain's own result."""
 
     permission_classes = [IsCompliance]
 

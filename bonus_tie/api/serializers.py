@@ -6,7 +6,7 @@ from rest_framework import serializers
 from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.models import PaytableStatus
 from bonus_tie.services import MAX_PAYS, MAX_REASON_LENGTH
-from casino.api.fields import StrictIntegerField
+from kernel.fields import StrictIntegerField
 
 KINDS_TEXT = " ".join(kind.value for kind in BONUS_KINDS)
 

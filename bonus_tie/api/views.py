@@ -23,10 +23,10 @@ from bonus_tie.api.presenters import paytable_payload
 from bonus_tie.models import PaytableVersion
 from bonus_tie.selectors import get_paytable_version, get_version_in_force, list_paytable_versions
 from casino.api.authentication import Principal
-from casino.api.idempotency import idempotent
 from casino.api.views import IDEMPOTENCY_HEADER, principal_of
-from casino.errors import ForbiddenError, NotFoundError
 from casino.models import StaffRole
+from kernel.errors import ForbiddenError, NotFoundError
+from kernel.idempotency import idempotent
 
 
 class _HasRole(BasePermission):

@@ -17,20 +17,26 @@ import dataclasses
 from dataclasses import dataclass
 
 from bonus_tie.engine.basic_strategy import Play
-from bonus_tie.engine.dealer_odds import BUST, DealerOdds, blackjack_probability, outcome_index
+from bonus_tie.engine.dealer_odds import (
+    BUST,
+    DealerOdds,
+    blackjack_hole,
+    blackjack_probability,
+    outcome_index,
+)
 from bonus_tie.engine.hand_play import basic_play, options
 from bonus_tie.engine.rank_counts import (
-    ACE,
     BLACKJACK_TOTAL,
     NO_CARDS,
     TEN,
     VALUES,
     Counts,
+    is_blackjack,
     total_of,
     with_card,
     without,
 )
-from bonus_tie.engine.tie_odds import TIE_BLACKJACK, TIE_OUTCOMES, first_deals, is_blackjack
+from bonus_tie.engine.tie_odds import TIE_BLACKJACK, TIE_OUTCOMES, first_deals
 from casino.engine.rules import HouseRules
 
 NO_TIE = TIE_OUTCOMES  # index of "no tie" in a scenario's bonus results
@@ -86,7 +92,7 @@ class BestPlayProgramme:
         self.dealer = dealer
         self.pool = without(shoe, with_card(NO_CARDS, up))
         self.size = len(payoffs)
-        self.peek_value = {ACE: TEN, TEN: ACE}.get(up)
+        self.peek_value = blackjack_hole(up)
         self._dealer_views: dict[Counts, tuple[tuple[float, ...], float]] = {}
         self._memo: dict[tuple[Counts, int | None, bool, bool], Vector] = {}
 

@@ -26,7 +26,15 @@ from itertools import chain, repeat
 from operator import call, itemgetter
 from typing import cast
 
-from bonus_tie.engine.rank_counts import ACE, BLACKJACK_TOTAL, TEN, VALUES, Counts, soft_total
+from bonus_tie.engine.rank_counts import (
+    ACE,
+    BLACKJACK_TOTAL,
+    VALUES,
+    Counts,
+    counts_of,
+    is_blackjack,
+    soft_total,
+)
 
 DEALER_STANDS_ON = 17
 # Indexes of the six outcomes of a final-total distribution.
@@ -45,7 +53,15 @@ def outcome_index(total: int) -> int:
 
 
 def completes_blackjack(up: int, hole: int) -> bool:
-    return {up, hole} == {ACE, TEN}
+    """Whether the hole card of value `hole` makes the dealer's two cards a Blackjack."""
+    return is_blackjack(counts_of((up, hole)))
+
+
+@cache
+def blackjack_hole(up: int) -> int | None:
+    """The hole-card value that completes a Blackjack with the up card `up` (an Ace and a ten),
+    None for an up card that cannot make one (the dealer peeks exactly when there is one)."""
+    return next((hole for hole in VALUES if completes_blackjack(up, hole)), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,9 +138,10 @@ def _falling_total(left: int) -> tuple[float, ...]:
 def blackjack_probability(remaining: Counts, up: int) -> float:
     """P(the hole card completes a dealer Blackjack), the hole card coming from `remaining`."""
     left = sum(remaining)
-    if left == 0 or up not in (ACE, TEN):
+    hole = blackjack_hole(up)
+    if left == 0 or hole is None:
         return 0.0
-    return remaining[(TEN if up == ACE else ACE) - 1] / left
+    return remaining[hole - 1] / left
 
 
 class DealerOdds:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bonus_tie.engine.dealer_odds import DealerOdds
-from bonus_tie.engine.kinds import BONUS_KINDS, WagerKind
+from bonus_tie.engine.kinds import BONUS_KINDS, BonusKind
 from bonus_tie.engine.paytable import Paytable
 from bonus_tie.engine.rank_counts import Counts, check_counts, shoe_counts
 from bonus_tie.engine.resolution import WINNING_KINDS, Tie
@@ -50,11 +50,11 @@ class TieProbabilities:
     def probability(self, tie: Tie) -> float:
         return self.rows[TIES.index(tie)].probability
 
-    def win_probability(self, kind: WagerKind) -> float:
+    def win_probability(self, kind: BonusKind) -> float:
         """P(a bet of `kind` wins): the sum over the (mutually exclusive) ties that win it."""
         return sum(row.probability for row in self.rows if kind in WINNING_KINDS[row.tie])
 
-    def win_std_error(self, kind: WagerKind) -> float:
+    def win_std_error(self, kind: BonusKind) -> float:
         outcomes = tuple(i for i, tie in enumerate(TIES) if kind in WINNING_KINDS[tie])
         return float(max(covariance_sum(self.covariance, outcomes), 0.0) ** 0.5)
 
@@ -65,7 +65,7 @@ class TieProbabilities:
 
 @dataclass(frozen=True, slots=True)
 class BetRow:
-    kind: WagerKind
+    kind: BonusKind
     pays: int  # N to 1
     win_probability: float
     std_error: float  # of win_probability, 0 where exact
@@ -86,7 +86,7 @@ class HouseEdgeReport:
     rows: tuple[BetRow, ...]  # in BONUS_KINDS order
     method: str
 
-    def row(self, kind: WagerKind) -> BetRow:
+    def row(self, kind: BonusKind) -> BetRow:
         return next(row for row in self.rows if row.kind is kind)
 
     @property

@@ -1,10 +1,15 @@
-"""Wager kinds of the tie-bonus table (RULES.md §1.3)."""
+"""Wager kinds of the tie bonus (RULES.md §1.3), the side bet of the tie-bonus table.
 
-from enum import StrEnum
+The primary and insurance wagers are the core's (`casino.engine.wagers.WagerKind`).
+"""
+
+from casino.engine.side_bet import SideBetKind
 
 
-class WagerKind(StrEnum):
-    PRIMARY = "primary"
+class BonusKind(SideBetKind):
+    """The tie-bonus bets, in the order RULES.md §1.4 uses to break ties when leftover cents are
+    handed out (and every listing of them uses)."""
+
     T17 = "T17"
     T18 = "T18"
     T19 = "T19"
@@ -13,21 +18,8 @@ class WagerKind(StrEnum):
     TBJ = "TBJ"
     LS = "LS"
     RS = "RS"
-    INSURANCE = "insurance"
 
 
-# The order RULES.md §1.4 uses to break ties when leftover cents are handed out.
-BONUS_KINDS: tuple[WagerKind, ...] = (
-    WagerKind.T17,
-    WagerKind.T18,
-    WagerKind.T19,
-    WagerKind.T20,
-    WagerKind.T21,
-    WagerKind.TBJ,
-    WagerKind.LS,
-    WagerKind.RS,
-)
-LEFT_SIDE: frozenset[WagerKind] = frozenset({WagerKind.LS, WagerKind.T17, WagerKind.T18, WagerKind.T19})
-RIGHT_SIDE: frozenset[WagerKind] = frozenset({WagerKind.RS, WagerKind.T20, WagerKind.T21, WagerKind.TBJ})
-# Kinds a terminal may place when a round opens (insurance comes later, as an action).
-PLACEABLE_KINDS: tuple[WagerKind, ...] = (WagerKind.PRIMARY, *BONUS_KINDS)
+BONUS_KINDS: tuple[BonusKind, ...] = tuple(BonusKind)
+LEFT_SIDE: frozenset[BonusKind] = frozenset({BonusKind.LS, BonusKind.T17, BonusKind.T18, BonusKind.T19})
+RIGHT_SIDE: frozenset[BonusKind] = frozenset({BonusKind.RS, BonusKind.T20, BonusKind.T21, BonusKind.TBJ})

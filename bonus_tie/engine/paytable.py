@@ -4,13 +4,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from bonus_tie.engine.kinds import BONUS_KINDS, WagerKind
+from bonus_tie.engine.kinds import BONUS_KINDS, BonusKind
 
 
 @dataclass(frozen=True, slots=True)
 class Paytable:
     version: int
-    pays: Mapping[WagerKind, int] = field(default_factory=dict)
+    pays: Mapping[BonusKind, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         missing = [kind for kind in BONUS_KINDS if kind not in self.pays]
@@ -20,20 +20,20 @@ class Paytable:
             raise ValueError("every pay must be a whole number of at least 1 (to 1)")
         object.__setattr__(self, "pays", MappingProxyType(dict(self.pays)))
 
-    def pays_to_one(self, kind: WagerKind) -> int:
+    def pays_to_one(self, kind: BonusKind) -> int:
         return self.pays[kind]
 
 
-DEFAULT_PAYS: Mapping[WagerKind, int] = MappingProxyType(
+DEFAULT_PAYS: Mapping[BonusKind, int] = MappingProxyType(
     {
-        WagerKind.T17: 45,
-        WagerKind.T18: 45,
-        WagerKind.T19: 45,
-        WagerKind.T20: 25,
-        WagerKind.T21: 150,
-        WagerKind.TBJ: 350,
-        WagerKind.LS: 15,
-        WagerKind.RS: 20,
+        BonusKind.T17: 45,
+        BonusKind.T18: 45,
+        BonusKind.T19: 45,
+        BonusKind.T20: 25,
+        BonusKind.T21: 150,
+        BonusKind.TBJ: 350,
+        BonusKind.LS: 15,
+        BonusKind.RS: 20,
     }
 )
 DEFAULT_PAYTABLE = Paytable(version=1, pays=DEFAULT_PAYS)

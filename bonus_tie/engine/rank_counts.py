@@ -8,13 +8,32 @@ are 1 (Ace) to 10 (ten-value), as in RULES.md §1.2.
 from collections.abc import Iterable
 from operator import mul
 
+from casino.engine.hands import BLACKJACK_TOTAL, is_natural
+
+__all__ = [
+    "ACE",
+    "BLACKJACK_TOTAL",
+    "NO_CARDS",
+    "TEN",
+    "VALUES",
+    "CompositionError",
+    "Counts",
+    "check_counts",
+    "counts_of",
+    "is_blackjack",
+    "shoe_counts",
+    "soft_total",
+    "total_of",
+    "with_card",
+    "without",
+]
+
 Counts = tuple[int, ...]
 
 ACE = 1
 TEN = 10
 VALUES: tuple[int, ...] = tuple(range(1, 11))
 NO_CARDS: Counts = (0,) * 10
-BLACKJACK_TOTAL = 21
 
 
 class CompositionError(ValueError):
@@ -70,3 +89,8 @@ def soft_total(hard: int, *, has_ace: bool) -> tuple[int, bool]:
     if has_ace and hard + 10 <= BLACKJACK_TOTAL:
         return hard + 10, True
     return hard, False
+
+
+def is_blackjack(hand: Counts) -> bool:
+    """Whether a hand holding `hand` is a Blackjack (`casino.engine.hands.is_natural`)."""
+    return is_natural(cards=sum(hand), total=total_of(hand)[0])

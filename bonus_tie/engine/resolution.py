@@ -1,19 +1,29 @@
 """Which tie-bonus wagers win (RULES.md §1.3, resolution rules 1-9).
 
-The caller (round settlement) passes plain facts about the seat's bonus hand
-(hand 0) and the dealer's final hand; this module decides the tie, if any, and
-the bet kinds it wins. Paying them is settlement's job (rule 8), and the bonus
-stake never changes with a double (rule 9): it is whatever was placed.
+The caller (`tie_bonus.TieBonus.winnings`, for round settlement) passes plain
+facts about the seat's bonus hand (hand 0) and the dealer's final hand
+(`FinalHand`, the core's); this module decides the tie, if any, and the bet kinds
+it wins. Paying them is the paytable's (rule 8), and the bonus stake never
+changes with a double (rule 9): it is whatever was placed.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
-from bonus_tie.engine.kinds import WagerKind
+from bonus_tie.engine.kinds import BonusKind
+from casino.engine.hands import FinalHand
 
-BUST_OVER = 21
+__all__ = [
+    "LOWEST_TIE",
+    "MAX_HANDS_FOR_BONUS",
+    "WINNING_KINDS",
+    "FinalHand",
+    "Tie",
+    "find_tie",
+    "winning_kinds",
+]
+
 LOWEST_TIE = 17
 MAX_HANDS_FOR_BONUS = 2
 
@@ -27,30 +37,17 @@ class Tie(StrEnum):
     BLACKJACK = "blackjack"
 
 
-WINNING_KINDS: Mapping[Tie, frozenset[WagerKind]] = MappingProxyType(
+WINNING_KINDS: Mapping[Tie, frozenset[BonusKind]] = MappingProxyType(
     {
-        Tie.T17: frozenset({WagerKind.T17, WagerKind.LS}),
-        Tie.T18: frozenset({WagerKind.T18, WagerKind.LS}),
-        Tie.T19: frozenset({WagerKind.T19, WagerKind.LS}),
-        Tie.T20: frozenset({WagerKind.T20, WagerKind.RS}),
-        Tie.T21: frozenset({WagerKind.T21, WagerKind.RS}),
-        Tie.BLACKJACK: frozenset({WagerKind.TBJ, WagerKind.RS}),
+        Tie.T17: frozenset({BonusKind.T17, BonusKind.LS}),
+        Tie.T18: frozenset({BonusKind.T18, BonusKind.LS}),
+        Tie.T19: frozenset({BonusKind.T19, BonusKind.LS}),
+        Tie.T20: frozenset({BonusKind.T20, BonusKind.RS}),
+        Tie.T21: frozenset({BonusKind.T21, BonusKind.RS}),
+        Tie.BLACKJACK: frozenset({BonusKind.TBJ, BonusKind.RS}),
     }
 )
 _TIE_BY_TOTAL = {17: Tie.T17, 18: Tie.T18, 19: Tie.T19, 20: Tie.T20, 21: Tie.T21}
-
-
-@dataclass(frozen=True, slots=True)
-class FinalHand:
-    """A final hand as the tie rules see it. `blackjack` is a natural only (rule 7)."""
-
-    total: int
-    blackjack: bool = False
-    surrendered: bool = False
-
-    @property
-    def bust(self) -> bool:
-        return self.total > BUST_OVER
 
 
 def find_tie(*, hands_at_seat: int, bonus_hand: FinalHand, dealer: FinalHand) -> Tie | None:
@@ -67,6 +64,6 @@ def find_tie(*, hands_at_seat: int, bonus_hand: FinalHand, dealer: FinalHand) ->
     return _TIE_BY_TOTAL.get(bonus_hand.total) if bonus_hand.total >= LOWEST_TIE else None
 
 
-def winning_kinds(tie: Tie | None) -> frozenset[WagerKind]:
+def winning_kinds(tie: Tie | None) -> frozenset[BonusKind]:
     """The bet kinds a tie wins (straight-up and group); every other bonus wager loses."""
     return frozenset() if tie is None else WINNING_KINDS[tie]

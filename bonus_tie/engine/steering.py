@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from bonus_tie.engine.best_play import NO_TIE, UpCardSteering, up_card_steering
 from bonus_tie.engine.dealer_odds import DealerOdds
 from bonus_tie.engine.house_edge import rules_summary
-from bonus_tie.engine.kinds import BONUS_KINDS, LEFT_SIDE, RIGHT_SIDE, WagerKind
+from bonus_tie.engine.kinds import BONUS_KINDS, LEFT_SIDE, RIGHT_SIDE, BonusKind
 from bonus_tie.engine.paytable import Paytable
 from bonus_tie.engine.rank_counts import Counts, check_counts, shoe_counts
 from bonus_tie.engine.resolution import WINNING_KINDS
@@ -46,7 +46,7 @@ class Scenario:
     """Bonus wagers placed alongside a primary of 1: (kind, stake) pairs."""
 
     label: str
-    stakes: tuple[tuple[WagerKind, float], ...]
+    stakes: tuple[tuple[BonusKind, float], ...]
 
     def __post_init__(self) -> None:
         left = sum(stake for kind, stake in self.stakes if kind in LEFT_SIDE)
@@ -77,26 +77,26 @@ PRIMARY_ONLY = Scenario("primary only", ())
 def default_scenarios() -> tuple[Scenario, ...]:
     """Each bonus bet alone at half the primary, and LS + RS at half the primary each."""
     singles = tuple(Scenario(kind.value, ((kind, MAX_SIDE_STAKE),)) for kind in BONUS_KINDS)
-    pairing = Scenario("LS+RS", ((WagerKind.LS, MAX_SIDE_STAKE), (WagerKind.RS, MAX_SIDE_STAKE)))
+    pairing = Scenario("LS+RS", ((BonusKind.LS, MAX_SIDE_STAKE), (BonusKind.RS, MAX_SIDE_STAKE)))
     return (*singles, pairing)
 
 
 def cross_side_scenarios() -> tuple[Scenario, ...]:
     """Every other left-side bet with every right-side bet, half the primary each (optional)."""
-    left = (WagerKind.T17, WagerKind.T18, WagerKind.T19, WagerKind.LS)
-    right = (WagerKind.T20, WagerKind.T21, WagerKind.TBJ, WagerKind.RS)
+    left = (BonusKind.T17, BonusKind.T18, BonusKind.T19, BonusKind.LS)
+    right = (BonusKind.T20, BonusKind.T21, BonusKind.TBJ, BonusKind.RS)
     return tuple(
         Scenario(f"{a.value}+{b.value}", ((a, MAX_SIDE_STAKE), (b, MAX_SIDE_STAKE)))
         for a in left
         for b in right
-        if (a, b) != (WagerKind.LS, WagerKind.RS)
+        if (a, b) != (BonusKind.LS, BonusKind.RS)
     )
 
 
 @dataclass(frozen=True, slots=True)
 class SteeringRow:
     label: str
-    kinds: tuple[WagerKind, ...]
+    kinds: tuple[BonusKind, ...]
     bonus_stake: float  # per unit of primary
     basic_strategy_ev: float  # expected net of primary + bonus per unit of primary
     steering_ev: float

@@ -30,13 +30,12 @@ from bonus_tie.engine.basic_strategy import Play
 from bonus_tie.engine.dealer_odds import DealerOdds, blackjack_probability, outcome_index
 from bonus_tie.engine.hand_play import basic_play
 from bonus_tie.engine.rank_counts import (
-    ACE,
     BLACKJACK_TOTAL,
     NO_CARDS,
-    TEN,
     VALUES,
     Counts,
     counts_of,
+    is_blackjack,
     total_of,
     with_card,
     without,
@@ -90,10 +89,6 @@ def first_deals(shoe: Counts, up: int) -> list[Deal]:
                 continue
             deals.append(Deal(counts_of((first, second)), probability * (1 if first == second else 2)))
     return deals
-
-
-def is_blackjack(hand: Counts) -> bool:
-    return sum(hand) == 2 and hand[ACE - 1] == 1 and hand[TEN - 1] == 1
 
 
 def final_hands(

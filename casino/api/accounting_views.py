@@ -24,14 +24,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.authentication import SUPERVISOR_ROLES, Principal
-from casino.api.fields import CentsField, StrictIntegerField
-from casino.api.idempotency import idempotent
 from casino.api.permissions import DealerSignedIn, IsSupervisor, IsTerminal
-from casino.api.problems import ProblemError
 from casino.api.views import IDEMPOTENCY_HEADER, actor_of, principal_of, terminal_of
-from casino.errors import ForbiddenError
 from casino.models import AccountKind, BuyIn, BuyInMethod, ChipSlip, SlipKind, TableInventory
+from casino.selectors import get_inventory, get_slip
 from casino.services import accounting
+from kernel.errors import ForbiddenError
+from kernel.fields import CentsField, StrictIntegerField
+from kernel.idempotency import idempotent
+from kernel.problems import ProblemError
 
 MAX_DENOMINATIONS = 20
 
@@ -264,9 +265,7 @@ class BuyInCreateApi(APIView):
 
 
 def _slip_response(slip_id: int, *, status_code: int = status.HTTP_200_OK) -> Response:
-    slip = ChipSlip.objects.select_related(
-        "requested_by_terminal", "requested_by_dealer", "requested_by_user", "approved_by", "void__voided_by"
-    ).get(pk=slip_id)
+    slip = get_slip(slip_id=slip_id)
     return Response(_rendered(SlipOutput, slip_payload(slip)), status=status_code)
 
 
@@ -424,7 +423,7 @@ class InventoryInput(serializers.Serializer):
 
 
 def _inventory_response(inventory_id: int) -> Response:
-    inventory = TableInventory.objects.select_related("dealer", "supervisor", "transfer").get(pk=inventory_id)
+    inventory = get_inventory(inventory_id=inventory_id)
     return Response(_rendered(InventoryOutput, inventory_payload(inventory)), status=status.HTTP_201_CREATED)
 
 

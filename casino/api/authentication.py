@@ -3,11 +3,13 @@
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from casino.keys import key_matches, split_prefix
-from casino.models import StaffRole, StaffToken, Terminal
+from casino.models import Dealer, StaffRole, StaffToken, Table, Terminal
+from kernel.keys import key_matches, split_prefix
+from kernel.rows import Columns, split_row
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,41 @@ class Principal:
 
     def __str__(self) -> str:
         return self.terminal.name if self.terminal else str(self.user)
+
+
+class _TerminalLookup:
+    """Every call looks its terminal up: one statement written once per process (kernel.rows)."""
+
+    def __init__(self) -> None:
+        self.terminal = Columns(Terminal, "term")
+        self.table = Columns(Table, "tab")
+        self.dealer = Columns(Dealer, "dealer")
+        self.sql = (
+            f"SELECT {self.terminal.sql}, {self.table.sql}, {self.dealer.sql} FROM {self.terminal.table} "  # noqa: S608  (model metadata only)
+            f'JOIN {self.table.table} ON "tab"."id" = "term"."table_id" '
+            f'LEFT JOIN {self.dealer.table} ON "dealer"."id" = "term"."dealer_id" '
+            'WHERE "term"."key_prefix" = %s'
+        )
+
+    def run(self, prefix: str) -> Terminal | None:
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, [prefix])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        terminal, table, dealer = split_row(row, self.terminal, self.table, self.dealer)
+        terminal.table, terminal.dealer = table, dealer
+        return terminal
+
+
+_terminal_lookup: _TerminalLookup | None = None
+
+
+def _terminal_by_prefix(prefix: str) -> Terminal | None:
+    global _terminal_lookup
+    if _terminal_lookup is None:
+        _terminal_lookup = _TerminalLookup()
+    return _terminal_lookup.run(prefix)
 
 
 SUPERVISOR_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS, StaffRole.ADMIN)
@@ -63,7 +100,7 @@ class TokenAuthentication(authentication.BaseAuthentication):
         prefix = split_prefix(key)
         if prefix is None:
             return None
-        terminal = Terminal.objects.select_related("table", "dealer").filter(key_prefix=prefix).first()
+        terminal = _terminal_by_prefix(prefix)
         if terminal is not None:
             if terminal.is_active and key_matches(key, terminal.key_hash):
                 return Principal(terminal=terminal)

@@ -5,7 +5,8 @@ from typing import Any
 from casino.engine import round as engine
 from casino.mappers import rules_to_json, shoe_state
 from casino.models import Shoe, Table, Terminal
-from casino.selectors import RoundSnapshot, get_current_paytable
+from casino.selectors import RoundSnapshot
+from casino.side_bets import side_bet_for
 
 
 def round_payload(snapshot: RoundSnapshot) -> dict[str, Any]:
@@ -103,7 +104,8 @@ def shoe_closed_payload(shoe: Shoe) -> dict[str, Any]:
 def table_payload(table: Table) -> dict[str, Any]:
     from casino.mappers import house_rules_for
 
-    paytable = get_current_paytable()
+    side_bet = side_bet_for(table.game)
+    in_force = side_bet.terms_in_force() if side_bet else None
     return {
         "id": table.pk,
         "name": table.name,
@@ -114,7 +116,7 @@ def table_payload(table: Table) -> dict[str, Any]:
             for limit in table.limits.all()
         },
         "house_rules": rules_to_json(house_rules_for(table)),
-        "paytable_version": paytable.version if paytable else None,
+        "paytable_version": in_force.offer.version if in_force else None,
         "aggregate_limit_cents": table.aggregate_limit_cents,
     }
 

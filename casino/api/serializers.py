@@ -1,12 +1,13 @@
 """Input and output shapes of the terminal API (API.md). Outputs are documented
 serializers over plain dicts built by `casino.api.presenters`."""
 
+from django.utils.functional import lazy
 from rest_framework import serializers
 
-from bonus_tie.engine.kinds import PLACEABLE_KINDS
-from casino.api.fields import CentsField, StrictIntegerField
 from casino.engine.round import Action
 from casino.models import ShoeMode
+from casino.side_bets import placeable_kinds
+from kernel.fields import CentsField, StrictIntegerField
 
 ROUND_STATES = ["dealing", "insurance", "playing", "dealer", "ready_to_settle", "settled", "void"]
 
@@ -24,9 +25,14 @@ class ShoeOpenInput(serializers.Serializer):
     decks = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=1000)
 
 
+def _kinds_text() -> str:
+    return f"One of {' '.join(placeable_kinds())}."
+
+
 class WagerInput(serializers.Serializer):
-    # Any string: the engine answers unknown kinds with `unknown_wager_kind` (API.md).
-    kind = serializers.CharField(max_length=16, help_text=f"One of {' '.join(PLACEABLE_KINDS)}.")
+    # Any string: the engine answers unknown kinds with `unknown_wager_kind` (API.md). The kinds
+    # are read when the schema is rendered, once the side bets have registered.
+    kind = serializers.CharField(max_length=16, help_text=lazy(_kinds_text, str)())
     amount_cents = CentsField()
 
 

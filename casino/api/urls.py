@@ -1,6 +1,6 @@
 from django.urls import URLPattern, URLResolver, path
 
-from casino.api import views
+from casino.api import accounting_views, report_views, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("terminal/", views.TerminalApi.as_view(), name="terminal"),
@@ -14,12 +14,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("rounds/<int:round_id>/actions/", views.RoundActionApi.as_view(), name="round-action"),
     path("rounds/<int:round_id>/settle/", views.RoundSettleApi.as_view(), name="round-settle"),
     path("rounds/<int:round_id>/void/", views.RoundVoidApi.as_view(), name="round-void"),
-]
-
-# Table money and shift reports (casino.api.accounting_views, casino.api.report_views).
-from casino.api import accounting_views, report_views  # noqa: E402
-
-urlpatterns += [
+    # Table money and shift reports.
     path("buy-ins/", accounting_views.BuyInCreateApi.as_view(), name="buy-in-create"),
     path("fills/", accounting_views.FillRequestApi.as_view(), name="fill-request"),
     path("fills/<int:slip_id>/approve/", accounting_views.FillApproveApi.as_view(), name="fill-approve"),

@@ -11,10 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from audit.context import AuditActor, actor_from_principal
-from bonus_tie.engine.limits import SeatRequest, WagerRequest
 from casino.api import serializers as s
 from casino.api.authentication import Principal
-from casino.api.idempotency import idempotent
 from casino.api.permissions import DealerSignedIn, IsSupervisor, IsTerminal, IsTerminalOrStaff
 from casino.api.presenters import (
     dealer_payload,
@@ -23,10 +21,12 @@ from casino.api.presenters import (
     shoe_payload,
     table_payload,
 )
-from casino.errors import ForbiddenError, NotFoundError
-from casino.models import Round, ShoeMode, Terminal
+from casino.engine.wagers import SeatRequest, WagerRequest
+from casino.models import ShoeMode, Terminal
 from casino.selectors import get_open_round, get_open_shoe, get_round_snapshot, snapshot_of
 from casino.services import rounds, shoes, terminals
+from kernel.errors import ForbiddenError, NotFoundError
+from kernel.idempotency import idempotent
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -61,14 +61,14 @@ def _validated(serializer_class: type[s.serializers.Serializer], data: Any) -> d
     return dict(serializer.validated_data)
 
 
-def _round_response(round_id: int, *, status_code: int = status.HTTP_200_OK) -> Response:
-    snapshot = get_round_snapshot(round_id=round_id)
-    if snapshot is None:
-        raise NotFoundError("not_found", f"No round {round_id}.")
-    return Response(round_payload(snapshot), status=status_code)
+class TerminalApiView(APIView):
+    """A dealer terminal's endpoint: it changes no configuration, so the request runs
+    without the configuration-history context (see audit.middleware)."""
+
+    records_configuration_history = False
 
 
-class TerminalApi(APIView):
+class TerminalApi(TerminalApiView):
     permission_classes = [IsTerminal]
 
     @extend_schema(responses={200: s.TerminalOutput}, operation_id="terminal_detail")
@@ -117,7 +117,7 @@ class TerminalSignOutApi(APIView):
         return Response({"terminal": terminal.name, "dealer": None})
 
 
-class ShoeOpenApi(APIView):
+class ShoeOpenApi(TerminalApiView):
     permission_classes = [IsTerminal, DealerSignedIn]
 
     @extend_schema(request=s.ShoeOpenInput, responses={201: s.ShoeOutput}, parameters=[IDEMPOTENCY_HEADER])
@@ -134,7 +134,7 @@ class ShoeOpenApi(APIView):
         return Response(shoe_payload(shoe), status=status.HTTP_201_CREATED)
 
 
-class ShoeCloseApi(APIView):
+class ShoeCloseApi(TerminalApiView):
     permission_classes = [IsTerminal, DealerSignedIn]
 
     @extend_schema(request=None, responses={200: s.ShoeClosedOutput}, parameters=[IDEMPOTENCY_HEADER])
@@ -149,7 +149,7 @@ class ShoeCloseApi(APIView):
         return Response(shoe_closed_payload(shoe))
 
 
-class RoundOpenApi(APIView):
+class RoundOpenApi(TerminalApiView):
     permission_classes = [IsTerminal, DealerSignedIn]
 
     @extend_schema(request=s.RoundOpenInput, responses={201: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER])
@@ -164,38 +164,38 @@ class RoundOpenApi(APIView):
             for seat in data["seats"]
         ]
         players = {seat["seat"]: seat.get("player") or "" for seat in data["seats"]}
-        round_id = rounds.open_round(
+        snapshot = rounds.open_round(
             terminal=terminal_of(request),
             seats=seats,
             players=players,
             actor=actor_of(request),
             now=timezone.now(),
         )
-        return _round_response(round_id, status_code=status.HTTP_201_CREATED)
+        return Response(round_payload(snapshot), status=status.HTTP_201_CREATED)
 
 
-class RoundDetailApi(APIView):
+class RoundDetailApi(TerminalApiView):
     permission_classes = [IsTerminalOrStaff]
 
     @extend_schema(responses={200: s.RoundOutput}, operation_id="round_detail")
     def get(self, request: Request, round_id: int) -> Response:
-        table_id = Round.objects.filter(pk=round_id).values_list("table_id", flat=True).first()
-        if table_id is None:
+        snapshot = get_round_snapshot(round_id=round_id)
+        if snapshot is None:
             raise NotFoundError("not_found", f"No round {round_id}.")
         principal = principal_of(request)
-        if principal.terminal is not None and principal.terminal.table_id != table_id:
+        if principal.terminal is not None and principal.terminal.table_id != snapshot.round.table_id:
             raise ForbiddenError("other_table", "A terminal may only read its own table's rounds.")
-        return _round_response(round_id)
+        return Response(round_payload(snapshot))
 
 
-class RoundCardApi(APIView):
+class RoundCardApi(TerminalApiView):
     permission_classes = [IsTerminal, DealerSignedIn]
 
     @extend_schema(request=s.CardInput, responses={200: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER])
     @idempotent
     def post(self, request: Request, round_id: int) -> Response:
         data = _validated(s.CardInput, request.data)
-        rounds.report_card(
+        snapshot = rounds.report_card(
             terminal=terminal_of(request),
             round_id=round_id,
             card=data["card"],
@@ -203,17 +203,17 @@ class RoundCardApi(APIView):
             actor=actor_of(request),
             now=timezone.now(),
         )
-        return _round_response(round_id)
+        return Response(round_payload(snapshot))
 
 
-class RoundActionApi(APIView):
+class RoundActionApi(TerminalApiView):
     permission_classes = [IsTerminal, DealerSignedIn]
 
     @extend_schema(request=s.ActionInput, responses={200: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER])
     @idempotent
     def post(self, request: Request, round_id: int) -> Response:
         data = _validated(s.ActionInput, request.data)
-        rounds.apply_action(
+        snapshot = rounds.apply_action(
             terminal=terminal_of(request),
             round_id=round_id,
             seat=data["seat"],
@@ -224,38 +224,38 @@ class RoundActionApi(APIView):
             actor=actor_of(request),
             now=timezone.now(),
         )
-        return _round_response(round_id)
+        return Response(round_payload(snapshot))
 
 
-class RoundSettleApi(APIView):
+class RoundSettleApi(TerminalApiView):
     permission_classes = [IsTerminal, DealerSignedIn]
 
     @extend_schema(request=s.SettleInput, responses={200: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER])
     @idempotent
     def post(self, request: Request, round_id: int) -> Response:
         data = _validated(s.SettleInput, request.data or {})
-        rounds.settle_round(
+        snapshot = rounds.settle_round(
             terminal=terminal_of(request),
             round_id=round_id,
             expected_seq=data.get("expected_seq"),
             actor=actor_of(request),
             now=timezone.now(),
         )
-        return _round_response(round_id)
+        return Response(round_payload(snapshot))
 
 
-class RoundVoidApi(APIView):
+class RoundVoidApi(TerminalApiView):
     permission_classes = [IsSupervisor]
 
     @extend_schema(request=s.VoidInput, responses={200: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER])
     @idempotent
     def post(self, request: Request, round_id: int) -> Response:
         data = _validated(s.VoidInput, request.data)
-        rounds.void_round(
+        snapshot = rounds.void_round(
             round_id=round_id,
             reason=data["reason"],
             user=principal_of(request).user,
             actor=actor_of(request),
             now=timezone.now(),
         )
-        return _round_response(round_id)
+        return Response(round_payload(snapshot))

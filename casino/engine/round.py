@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
 
-from bonus_tie.engine.kinds import WagerKind
-from bonus_tie.engine.limits import DuplicateSeatError, SeatsRequiredError, SeatWagers
 from casino.engine import money
 from casino.engine.cards import Card
 from casino.engine.errors import RuleError
-from casino.engine.hands import BLACKJACK_TOTAL, total_and_soft
+from casino.engine.hands import BLACKJACK_TOTAL, is_blackjack, is_natural, total_and_soft
 from casino.engine.rules import DealerRule, HouseRules
+from casino.engine.wagers import DuplicateSeatError, Kind, SeatsRequiredError, SeatWagers, WagerKind
 
 __all__ = [
     "Action",
@@ -142,8 +141,7 @@ class Hand:
 
     @property
     def blackjack(self) -> bool:
-        # Two cards can only make 21 as an Ace and a ten-value card.
-        return not self.from_split and len(self.cards) == 2 and self.total == BLACKJACK_TOTAL
+        return is_natural(cards=len(self.cards), total=self.total, from_split=self.from_split)
 
     @property
     def bust(self) -> bool:
@@ -455,13 +453,14 @@ def dealer_view(state: RoundState) -> DealerView:
     """The dealer's hand as the table sees it (no hole card until it is turned over)."""
     cards = state.dealer_cards if hole_card_visible(state) else state.dealer_cards[:1]
     total, soft = total_and_soft(cards)
-    blackjack = len(cards) == 2 and total == BLACKJACK_TOTAL
+    blackjack = is_natural(cards=len(cards), total=total)
     return DealerView(cards, total, soft, blackjack, total > BLACKJACK_TOTAL)
 
 
-def wagers_of(seat: SeatState) -> tuple[tuple[WagerKind, int], ...]:
-    """A seat's wagers as placed: the primary, each bonus wager and any insurance."""
-    placed = [(WagerKind.PRIMARY, seat.wagers.primary_cents), *seat.wagers.bonus_cents.items()]
+def wagers_of(seat: SeatState) -> tuple[tuple[Kind, int], ...]:
+    """A seat's wagers as placed: the primary, each side wager and any insurance."""
+    placed: list[tuple[Kind, int]] = [(WagerKind.PRIMARY, seat.wagers.primary_cents)]
+    placed += seat.wagers.bonus_cents.items()
     if seat.insurance_cents:
         placed.append((WagerKind.INSURANCE, seat.insurance_cents))
     return tuple(placed)
@@ -514,7 +513,7 @@ def _deal(state: RoundState, card: Card) -> RoundState:
         cards = (*seats[s].hands[0].cards, card)
         total, soft = total_and_soft(cards)
         # A natural is finished from the deal.
-        status = HandStatus.BLACKJACK if len(cards) == 2 and total == BLACKJACK_TOTAL else HandStatus.PLAYING
+        status = HandStatus.BLACKJACK if is_natural(cards=len(cards), total=total) else HandStatus.PLAYING
         seats = _replace_hand(seats, s, 0, Hand(cards, stake, total, soft, status))
         return RoundState(
             rules, state.phase, seats, state.dealer_cards, (s + 1, 0) if s + 1 < len(seats) else None
@@ -539,8 +538,8 @@ def _after_insurance(state: RoundState, taken_cents: int) -> RoundState:
 
 
 def _peek(state: RoundState) -> RoundState:
-    up, hole = state.dealer_cards
-    if (up.is_ace or up.is_ten_value) and up.value + hole.value == 11:
+    up = state.dealer_cards[0]
+    if (up.is_ace or up.is_ten_value) and is_blackjack(state.dealer_cards):
         # Dealer Blackjack ends the round before anyone acts.
         seats = tuple(
             SeatState(

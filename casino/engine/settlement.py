@@ -1,18 +1,18 @@
 """Settling a finished round: one line per wager (API.md `settlement`).
 
-Primary wagers follow RULES.md §1.2, tie-bonus wagers §1.3 (via
-`bonus_tie.engine.resolution`) and the aggregate limit §1.4. Every amount comes
-from `money`, so every payout is rounded down to the cent.
+Primary and insurance wagers follow RULES.md §1.2; side wagers are settled by the round's side
+bet (`side_bet.SideBet`; the tie bonus, RULES.md §1.3) on the terms the round opened with, and
+the aggregate limit §1.4 caps their winnings across the round. Every amount comes from `money`,
+so every payout is rounded down to the cent.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from bonus_tie.engine.kinds import BONUS_KINDS, WagerKind
-from bonus_tie.engine.paytable import Paytable
-from bonus_tie.engine.resolution import FinalHand, find_tie, winning_kinds
 from casino.engine import money
-from casino.engine.hands import is_blackjack, total_and_soft
+from casino.engine.hands import FinalHand, is_blackjack, total_and_soft
 from casino.engine.round import (
     Hand,
     HandStatus,
@@ -23,6 +23,8 @@ from casino.engine.round import (
     SeatState,
 )
 from casino.engine.rules import INSURANCE_PAYS
+from casino.engine.side_bet import SideBetKind, SideBetOffer
+from casino.engine.wagers import Kind, WagerKind
 
 __all__ = [
     "Line",
@@ -33,8 +35,6 @@ __all__ = [
     "settle",
     "void_settlement",
 ]
-
-_KIND_ORDER = {kind: position for position, kind in enumerate(BONUS_KINDS)}
 
 
 class Result(StrEnum):
@@ -49,7 +49,7 @@ class Line:
     """One wager's outcome. `win_cents` is the profit; `paid_cents` all that goes back (stake included)."""
 
     seat: int
-    kind: WagerKind
+    kind: Kind
     hand: int
     amount_cents: int
     result: Result
@@ -99,8 +99,17 @@ class Settlement:
         }
 
 
-def settle(state: RoundState, *, paytable: Paytable, aggregate_limit_cents: int | None) -> Settlement:
-    """Settle a round that is ready_to_settle; `aggregate_limit_cents` None means no limit."""
+def settle(
+    state: RoundState,
+    *,
+    side_bet: SideBetOffer[Any] | None = None,
+    aggregate_limit_cents: int | None,
+) -> Settlement:
+    """Settle a round that is ready_to_settle.
+
+    `side_bet` is the side bet and the terms its wagers settle by (None when no seat placed
+    one); `aggregate_limit_cents` None means no limit.
+    """
     if state.phase is not RoundPhase.READY_TO_SETTLE:
         raise NotReadyToSettleError(f"the round is {state.phase}, not ready_to_settle")
     if aggregate_limit_cents is not None:
@@ -109,31 +118,31 @@ def settle(state: RoundState, *, paytable: Paytable, aggregate_limit_cents: int 
     dealer = FinalHand(total=total_and_soft(cards)[0], blackjack=is_blackjack(cards))
 
     by_seat: list[list[Line]] = []
-    # Each winning bonus wager: where its line is, its tie-break key and its winnings.
-    bonus_wins: list[tuple[int, int, tuple[int, int], int]] = []
+    # Each winning side wager: where its line is, its tie-break key and its winnings.
+    side_wins: list[tuple[int, int, tuple[int, int], int]] = []
     for seat in state.seats:
         lines = [_primary_line(state, seat.seat, h, hand, dealer) for h, hand in enumerate(seat.hands)]
         if seat.insurance_cents:
             lines.append(_insurance_line(seat, dealer.blackjack))
         if seat.wagers.bonus_cents:
-            wins = _bonus_wins(seat, dealer)
+            wins = _side_wins(seat, dealer, side_bet)
             for kind, cents in seat.wagers.bonus_cents.items():
-                if kind in wins:
-                    win = money.pay_to_one(cents, paytable.pays_to_one(kind))
-                    bonus_wins.append((len(by_seat), len(lines), (seat.seat, _KIND_ORDER[kind]), win))
+                win = wins.get(kind)
+                if win is not None:
+                    side_wins.append((len(by_seat), len(lines), (seat.seat, kind.position), win))
                     lines.append(Line(seat.seat, kind, 0, cents, Result.WIN, win, cents + win))
                 else:
                     lines.append(Line(seat.seat, kind, 0, cents, Result.LOSE, 0, 0))
         by_seat.append(lines)
 
     applied, reduction = False, 0
-    total_bonus = money.sum_cents([win for *_, win in bonus_wins])
-    if aggregate_limit_cents is not None and total_bonus > aggregate_limit_cents:
-        applied, reduction = True, total_bonus - aggregate_limit_cents
+    total_side = money.sum_cents([win for *_, win in side_wins])
+    if aggregate_limit_cents is not None and total_side > aggregate_limit_cents:
+        applied, reduction = True, total_side - aggregate_limit_cents
         shares = money.prorate_largest_remainder(
-            [(key, win) for *_, key, win in bonus_wins], aggregate_limit_cents
+            [(key, win) for *_, key, win in side_wins], aggregate_limit_cents
         )
-        for (s, i, _, _), share in zip(bonus_wins, shares, strict=True):
+        for (s, i, _, _), share in zip(side_wins, shares, strict=True):
             line = by_seat[s][i]
             by_seat[s][i] = Line(
                 line.seat, line.kind, 0, line.amount_cents, Result.WIN, share, line.amount_cents + share
@@ -157,7 +166,7 @@ def void_settlement(state: RoundState) -> Settlement:
     return _settlement(state, by_seat, applied=False, reduction_cents=0)
 
 
-def _returned(seat: int, kind: WagerKind, hand: int, cents: int) -> Line:
+def _returned(seat: int, kind: Kind, hand: int, cents: int) -> Line:
     return Line(seat, kind, hand, cents, Result.PUSH, 0, cents)
 
 
@@ -178,18 +187,24 @@ def _settlement(
     )
 
 
-def _bonus_wins(seat: SeatState, dealer: FinalHand) -> frozenset[WagerKind]:
-    bonus_hand = seat.hands[0]  # rule 1: only hand 0 counts
-    tie = find_tie(
-        hands_at_seat=len(seat.hands),
-        bonus_hand=FinalHand(
-            total=bonus_hand.total,
-            blackjack=bonus_hand.blackjack,
-            surrendered=bonus_hand.status is HandStatus.SURRENDERED,
-        ),
+def _side_wins(
+    seat: SeatState, dealer: FinalHand, offer: SideBetOffer[Any] | None
+) -> Mapping[SideBetKind, int]:
+    """The winnings of the seat's winning side wagers, as the round's side bet settles them."""
+    if offer is None:
+        raise ValueError(f"seat {seat.seat} placed side wagers, but the round has no side bet to settle them")
+    return offer.rules.winnings(
+        placed=seat.wagers.bonus_cents,
+        hands=tuple(_final(hand) for hand in seat.hands),
         dealer=dealer,
+        terms=offer.terms,
     )
-    return winning_kinds(tie)
+
+
+def _final(hand: Hand) -> FinalHand:
+    return FinalHand(
+        total=hand.total, blackjack=hand.blackjack, surrendered=hand.status is HandStatus.SURRENDERED
+    )
 
 
 def _primary_line(state: RoundState, seat: int, h: int, hand: Hand, dealer: FinalHand) -> Line:

@@ -103,6 +103,16 @@ def new_shoe(*, decks: int) -> Shoe:
     return Shoe(check_decks(decks), (decks,) * len(ALL_CARDS))
 
 
+def shoe_after(*, decks: int, dealt: Sequence[Card]) -> Shoe:
+    """A full shoe of `decks` decks without the cards `dealt` from it (each must have been in it)."""
+    counts = [check_decks(decks)] * len(ALL_CARDS)
+    for card in dealt:
+        counts[card.index] -= 1
+    if min(counts, default=0) < 0:
+        raise ValueError(f"more cards were dealt than a {decks}-deck shoe holds")
+    return _trusted_shoe(decks, tuple(counts))
+
+
 class ShuffleRng(Protocol):
     def shuffle(self, x: MutableSequence[Any]) -> None: ...
 

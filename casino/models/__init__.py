@@ -23,7 +23,6 @@ from casino.models.floor import (
     TableLimit,
     Terminal,
 )
-from casino.models.idempotency import IdempotencyRecord
 from casino.models.ledger import Account, AccountKind, LedgerEntry, LedgerTransaction, MovementKind
 from casino.models.rounds import (
     OPEN_ROUND_STATES,
@@ -52,7 +51,6 @@ __all__ = [
     "Dealer",
     "EventKind",
     "GameKind",
-    "IdempotencyRecord",
     "InventoryKind",
     "LedgerEntry",
     "LedgerTransaction",

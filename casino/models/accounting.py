@@ -8,7 +8,7 @@
 - `ShiftReport` and `ShiftReportLine`: per table and shift, regenerated in place.
 
 Every money record carries the gaming day and shift stamped when it was written
-(casino.gaming_day). The write paths and the ledger entries are in
+(kernel.gaming_day). The write paths and the ledger entries are in
 `casino.services.accounting`; the report figures in `casino.reports`.
 """
 

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from bonus_tie.engine.kinds import WagerKind
+from casino.side_bets import WAGER_KIND_CHOICES
 
 
 class GameKind(models.TextChoices):
@@ -82,7 +82,7 @@ class TableLimit(models.Model):
     """Minimum and maximum stake of one wager kind at one table."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="limits")
-    kind = models.CharField(max_length=16, choices=[(k.value, k.value) for k in WagerKind])
+    kind = models.CharField(max_length=16, choices=WAGER_KIND_CHOICES)
     min_cents = models.BigIntegerField()
     max_cents = models.BigIntegerField()
 

@@ -5,8 +5,8 @@ from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
 
-from bonus_tie.engine.kinds import WagerKind
 from casino.models.floor import Dealer, Table, Terminal
+from casino.side_bets import WAGER_KIND_CHOICES
 
 
 class ShoeMode(models.TextChoices):
@@ -69,6 +69,10 @@ class Round(models.Model):
     paytable = models.ForeignKey("bonus_tie.PaytableVersion", on_delete=models.PROTECT, related_name="rounds")
     # The house rules and aggregate limit in force when the round opened.
     rules = models.JSONField()
+    # The seats as opened, the round's first event: [{"seat", "player", "primary_cents",
+    # "bonus_cents": {kind: cents}}] in seat order. With the card and action events it
+    # rebuilds the round (casino.selectors.round_state).
+    opening = models.JSONField(default=list)
     aggregate_limit_cents = models.BigIntegerField(null=True, blank=True)
     seq = models.PositiveIntegerField(default=0)
     state = models.CharField(max_length=20, choices=RoundState.choices)
@@ -118,7 +122,7 @@ class Wager(models.Model):
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="wagers")
     seat = models.PositiveSmallIntegerField()
     hand = models.PositiveSmallIntegerField(default=0)
-    kind = models.CharField(max_length=16, choices=[(k.value, k.value) for k in WagerKind])
+    kind = models.CharField(max_length=16, choices=WAGER_KIND_CHOICES)
     source = models.CharField(max_length=16, choices=WagerSource.choices)
     amount_cents = models.BigIntegerField()
     placed_at = models.DateTimeField()
@@ -190,7 +194,7 @@ class SettlementLine(models.Model):
     settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="lines")
     seat = models.PositiveSmallIntegerField()
     hand = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=16, choices=[(k.value, k.value) for k in WagerKind])
+    kind = models.CharField(max_length=16, choices=WAGER_KIND_CHOICES)
     amount_cents = models.BigIntegerField()
     result = models.CharField(max_length=16, choices=SettlementResult.choices)
     win_cents = models.BigIntegerField()

@@ -10,9 +10,9 @@ import io
 from typing import Any
 
 from casino.reports.figures import hold_percent_text
-from casino.reports.house_edges import HOUSE_EDGE_BY_KIND, KIND_ORDER
+from casino.reports.house_edges import house_edge, kind_order
 
-CSV_COLUMNS: tuple[str, ...] = (
+_FIGURE_COLUMNS: tuple[str, ...] = (
     "level",
     "gaming_day",
     "shift",
@@ -40,12 +40,21 @@ CSV_COLUMNS: tuple[str, ...] = (
     "win_minus_house_net_cents",
     "theo_win_cents",
     "flags",
-    *(
-        f"{kind}_{figure}"
-        for kind in KIND_ORDER
-        for figure in ("handle_cents", "payouts_cents", "theo_win_cents")
-    ),
 )
+
+
+def csv_columns() -> tuple[str, ...]:
+    """The CSV's columns: the figures, then handle, payouts and theo of each wager kind."""
+    return (
+        *_FIGURE_COLUMNS,
+        *(
+            f"{kind}_{figure}"
+            for kind in kind_order()
+            for figure in ("handle_cents", "payouts_cents", "theo_win_cents")
+        ),
+    )
+
+
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -54,8 +63,8 @@ def _text(value: str) -> str:
     return f"'{value}" if value.startswith(_FORMULA_START) else value
 
 
-def _csv_row(row: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {name: row.get(name) for name in CSV_COLUMNS}
+def _csv_row(row: dict[str, Any], columns: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {name: row.get(name) for name in columns}
     out["casino"] = _text(row["casino"]["name"])
     out["pit"] = _text(row["pit"]["name"]) if "pit" in row else ""
     out["table"] = _text(row["table"]["name"]) if "table" in row else ""
@@ -67,16 +76,17 @@ def _csv_row(row: dict[str, Any]) -> dict[str, Any]:
     for kind in row["by_kind"]:
         for figure in ("handle_cents", "payouts_cents", "theo_win_cents"):
             out[f"{kind['kind']}_{figure}"] = kind[figure]
-    return {name: "" if value is None else value for name, value in out.items() if name in CSV_COLUMNS}
+    return {name: "" if value is None else value for name, value in out.items() if name in columns}
 
 
 def shift_report_csv(payload: dict[str, Any]) -> str:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
+    columns = csv_columns()
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\r\n")
     writer.writeheader()
     for level in ("tables", "pits", "casinos"):
         for row in payload[level]:
-            writer.writerow(_csv_row(row))
+            writer.writerow(_csv_row(row, columns))
     return buffer.getvalue()
 
 
@@ -219,7 +229,7 @@ def shift_report_pdf(payload: dict[str, Any]) -> bytes:
                         dollars(kind["handle_cents"]),
                         dollars(kind["payouts_cents"]),
                         dollars(kind["house_net_cents"]),
-                        f"{HOUSE_EDGE_BY_KIND.get(kind['kind'], 0) * 100:.3f} %",
+                        f"{house_edge(kind['kind']) * 100:.3f} %",
                         dollars(kind["theo_win_cents"]),
                     ]
                 )

@@ -44,7 +44,7 @@ from casino.models import (
     Table,
     TableInventory,
 )
-from casino.reports.house_edges import KIND_ORDER, house_edge, theo_win_cents
+from casino.reports.house_edges import house_edge, kind_sort_key, theo_win_cents
 
 BASIS_POINTS = 10_000
 # Blackjack holds 10-20 % of the drop (backoffice-anchors §2.5); a setting may say otherwise.
@@ -266,9 +266,7 @@ def _table_figures(
             house_edge=house_edge(kind),
             theo_win_cents=theo_win_cents(handle_cents=lines[kind]["handle"], kind=kind),
         )
-        for kind in sorted(
-            lines, key=lambda k: (KIND_ORDER.index(k) if k in KIND_ORDER else len(KIND_ORDER), k)
-        )
+        for kind in sorted(lines, key=kind_sort_key)
     )
     handle = sum(k.handle_cents for k in kinds)
     payouts = sum(k.payouts_cents for k in kinds)

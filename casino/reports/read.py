@@ -14,7 +14,7 @@ from django.db.models import Case, Count, IntegerField, Prefetch, Q, QuerySet, S
 
 from casino.models import ShiftReport, ShiftReportLine
 from casino.reports.figures import expected_hold_bp, hold_basis_points, hold_outside, hold_percent_text
-from casino.reports.house_edges import KIND_ORDER
+from casino.reports.house_edges import kind_sort_key
 
 SHIFT_ORDER = ("day", "swing", "grave")
 
@@ -69,10 +69,6 @@ def _kind_payload(
     return payload
 
 
-def _kind_key(kind: str) -> tuple[int, str]:
-    return (KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER), kind)
-
-
 def table_payload(report: ShiftReport) -> dict[str, Any]:
     return {
         "level": "table",
@@ -110,7 +106,7 @@ def table_payload(report: ShiftReport) -> dict[str, Any]:
                 line.theo_win_cents,
                 line.house_edge,
             )
-            for line in sorted(report.lines.all(), key=lambda line: _kind_key(line.kind))
+            for line in sorted(report.lines.all(), key=lambda line: kind_sort_key(line.kind))
         ],
     }
 
@@ -175,7 +171,7 @@ def _rollups(base: QuerySet[ShiftReport], *, level: str) -> list[dict[str, Any]]
     result = []
     for row in rows:
         key = (row["shift"], row["pit__casino_id"]) + ((row["pit_id"],) if level == "pit" else ())
-        result.append(_rollup_payload(level, row, sorted(kinds[key], key=lambda k: _kind_key(k["kind"]))))
+        result.append(_rollup_payload(level, row, sorted(kinds[key], key=lambda k: kind_sort_key(k["kind"]))))
     return result
 
 

@@ -21,7 +21,7 @@ equals the ledger's own figure (drop + credits - fills + the tray's change witho
 transfer) whenever the closer agrees with the ledger, and both equal the wager-based house net of
 the rounds settled in the shift.
 
-Gaming day and shift are stamped on every record when it is written (`casino.gaming_day`). A
+Gaming day and shift are stamped on every record when it is written (`kernel.gaming_day`). A
 table is open between an opener and a closer; buy-ins and fill/credit requests and approvals need
 it open *in the current shift*: at a shift change the supervisor closes the ended shift (the closer
 belongs to the shift its opener opened: "date and shift ended") and opens the new one. A table has
@@ -40,9 +40,7 @@ from django.db import connection, transaction
 from audit.context import AuditActor
 from audit.services import record_event
 from casino import ledger
-from casino.errors import ConflictError, ForbiddenError, NotFoundError, ServiceError
-from casino.gaming_day import gaming_day_and_shift, shift_bounds
-from casino.locks import lock_table
+from casino.locks import lock_slip, lock_table
 from casino.models import (
     AccountKind,
     BuyIn,
@@ -59,6 +57,8 @@ from casino.models import (
     Terminal,
 )
 from casino.selectors import get_open_round
+from kernel.errors import ConflictError, ForbiddenError, ServiceError
+from kernel.gaming_day import gaming_day_and_shift, shift_bounds
 
 # The chip denominations in use, in cents: 50c, $1, $2.50, $5, $25, $100, $500, $1,000, $5,000, $10,000.
 CHIP_DENOMINATIONS_CENTS: frozenset[int] = frozenset(
@@ -155,6 +155,7 @@ def _audit(
         event_type=event_type,
         actor=actor,
         table_id=table.pk,
+        table_name=table.name,
         subject_type=subject_type,
         subject_id=str(subject_id),
         subject_label=label,
@@ -413,21 +414,12 @@ def request_slip(
     return slip
 
 
-def _lock_slip(*, kind: SlipKind, slip_id: int) -> tuple[Table, ChipSlip]:
-    table_id = ChipSlip.objects.filter(pk=slip_id, kind=kind).values_list("table_id", flat=True).first()
-    if table_id is None:
-        raise NotFoundError("not_found", f"No {kind} {slip_id}.")
-    table = lock_table(table_id=table_id)
-    slip = ChipSlip.objects.select_for_update(of=("self",)).get(pk=slip_id)
-    return table, slip
-
-
 @transaction.atomic
 def approve_slip(
     *, kind: SlipKind, slip_id: int, user: AbstractBaseUser, actor: AuditActor, now: dt.datetime
 ) -> ChipSlip:
     """Approve a pending fill or credit: the chips move, through the ledger, exactly once."""
-    table, slip = _lock_slip(kind=kind, slip_id=slip_id)
+    table, slip = lock_slip(kind=kind, slip_id=slip_id)
     if slip.status != SlipStatus.PENDING:
         raise ConflictError(
             "slip_not_pending", f"{kind} #{slip.number} is {slip.status}: only a pending slip is approved."
@@ -472,7 +464,7 @@ def approve_slip(
 
 
 def _enqueue_regeneration(*, table_id: int, gaming_day: dt.date, shift: str) -> None:
-    from casino.celery import app  # the configured app, whichever process this runs in
+    from celery import current_app as app  # the configured app, whichever process this runs in
 
     app.send_task(
         REGENERATE_TASK, kwargs={"table_id": table_id, "gaming_day": gaming_day.isoformat(), "shift": shift}
@@ -501,7 +493,7 @@ def void_slip(
     reason = reason.strip()
     if not reason:
         raise ServiceError("reason_required", "A void needs a reason.", field="reason")
-    table, slip = _lock_slip(kind=kind, slip_id=slip_id)
+    table, slip = lock_slip(kind=kind, slip_id=slip_id)
     if slip.status == SlipStatus.VOID:
         raise ConflictError("slip_already_void", f"{kind} #{slip.number} is already void.")
     was = slip.status

@@ -10,11 +10,9 @@ from django.db import transaction
 
 from audit.context import AuditActor
 from audit.services import record_event
-from bonus_tie.engine.kinds import PLACEABLE_KINDS, WagerKind
 from casino import ledger
 from casino.engine.shoe import check_decks
-from casino.errors import ConflictError, ServiceError
-from casino.keys import hash_pin, new_api_key, new_pin
+from casino.engine.wagers import WagerKind
 from casino.models import (
     Casino,
     Dealer,
@@ -26,11 +24,22 @@ from casino.models import (
     TableLimit,
     Terminal,
 )
+from casino.side_bets import side_bet_for
+from kernel.errors import ConflictError, ServiceError
+from kernel.keys import hash_pin, new_api_key, new_pin
 
-# Default stake limits of a new table, in cents: $5-$1,000 primary, $1-$500 per bonus wager.
-DEFAULT_LIMITS: dict[WagerKind, tuple[int, int]] = {
-    kind: (500, 100_000) if kind is WagerKind.PRIMARY else (100, 50_000) for kind in PLACEABLE_KINDS
-}
+# Default stake limits of a new table, in cents: $5-$1,000 primary, $1-$500 per side wager.
+PRIMARY_LIMITS = (500, 100_000)
+SIDE_WAGER_LIMITS = (100, 50_000)
+
+
+def default_limits(*, game: str) -> dict[str, tuple[int, int]]:
+    """The primary's, then each wager kind of the side bet the game's tables offer."""
+    adapter = side_bet_for(game)
+    side_kinds = adapter.side_bet.kinds if adapter is not None else ()
+    return {WagerKind.PRIMARY.value: PRIMARY_LIMITS, **{kind.value: SIDE_WAGER_LIMITS for kind in side_kinds}}
+
+
 SYSTEM = AuditActor(kind="system", username="provisioning")
 
 
@@ -92,7 +101,7 @@ def provision_table(
     )
     TableLimit.objects.bulk_create(
         TableLimit(table=table, kind=kind, min_cents=low, max_cents=high)
-        for kind, (low, high) in DEFAULT_LIMITS.items()
+        for kind, (low, high) in default_limits(game=table.game).items()
     )
     ledger.open_table_accounts(table=table)
     key = new_api_key()
@@ -108,6 +117,7 @@ def provision_table(
         event_type="casino.table.provisioned",
         actor=SYSTEM,
         table_id=table.pk,
+        table_name=table.name,
         subject_type="table",
         subject_id=str(table.pk),
         subject_label=name,
@@ -143,6 +153,7 @@ def create_staff(
         event_type="casino.staff.created",
         actor=SYSTEM,
         table_id=None,
+        table_name="",
         subject_type="user",
         subject_id=str(user.pk),
         subject_label=username,

@@ -18,10 +18,10 @@ from django.db import connection, transaction
 
 from audit.context import AuditActor
 from audit.services import record_event
-from casino.errors import ServiceError
-from casino.gaming_day import SHIFTS, gaming_day_and_shift, shift_bounds
 from casino.models import ShiftReport, ShiftReportLine, Table
 from casino.reports.figures import TableFigures, compute_shift_figures
+from kernel.errors import ServiceError
+from kernel.gaming_day import SHIFTS, gaming_day_and_shift, shift_bounds
 
 SHIFT_NAMES: tuple[str, ...] = tuple(name for name, _ in SHIFTS)
 _FIGURE_FIELDS = [
@@ -129,10 +129,12 @@ def produce_shift_reports(
         for row, table in zip(rows, figures, strict=True)
         for kind in table.kinds
     )
+    table_id = figures[0].table_id if len(figures) == 1 else None
     record_event(
         event_type="casino.shift_report.generated",
         actor=actor,
-        table_id=figures[0].table_id if len(figures) == 1 else None,
+        table_id=table_id,
+        table_name=Table.objects.values_list("name", flat=True).get(pk=table_id) if table_id else "",
         subject_type="shift_report",
         subject_id=f"{gaming_day.isoformat()}/{shift}",
         subject_label=f"shift reports {gaming_day.isoformat()} {shift}",

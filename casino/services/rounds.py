@@ -1,36 +1,30 @@
 """The round's write paths: open, report a card, apply an action, settle, void.
 
-Each locks the table, then the shoe, then the round; checks `expected_seq`;
-asks the engine; writes the events, wagers and ledger entries; records the
-audit event. With an electronic shoe the service deals every card the round
-needs from the committed shuffle, the moment it is needed.
+Each takes its locks through `casino.locks` (table, shoe, round, in one
+statement), checks `expected_seq`, rebuilds the round once from its stored
+events, asks the engine once (`casino.engine.table`: what happened, including
+the cards an electronic shoe deals), writes the events, wagers and ledger
+entries, records the audit event, and returns the snapshot the API presents.
 """
 
 import datetime as dt
+import functools
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 
 from audit.context import AuditActor
 from audit.services import record_event
-from bonus_tie.engine.limits import SeatRequest, validate_wagers
 from casino import ledger
 from casino.engine import round as engine
-from casino.engine.cards import Card, parse_card
-from casino.engine.round import NoCardExpectedError
+from casino.engine import table as play
+from casino.engine.cards import parse_card
 from casino.engine.settlement import Settlement as EngineSettlement
 from casino.engine.settlement import settle, void_settlement
-from casino.errors import ConflictError, ForbiddenError, NotFoundError
-from casino.locks import lock_open_shoe, lock_round, lock_table
-from casino.mappers import (
-    house_rules_for,
-    paytable_for,
-    round_state,
-    rules_to_json,
-    shoe_state,
-    table_limits_for,
-)
+from casino.engine.wagers import SeatRequest, validate_wagers
+from casino.locks import lock_round, lock_table_for_new_round
+from casino.mappers import house_rules_for, rules_to_json, table_limits_for
 from casino.models import (
     AccountKind,
     EventKind,
@@ -42,36 +36,31 @@ from casino.models import (
     Settlement,
     SettlementLine,
     Shoe,
-    ShoeMode,
     Terminal,
     Wager,
     WagerSource,
 )
-from casino.selectors import get_current_paytable, get_open_round
-
-_SOURCE_BY_ACTION = {
-    engine.Action.DOUBLE: WagerSource.DOUBLE,
-    engine.Action.SPLIT: WagerSource.SPLIT,
-    engine.Action.INSURANCE: WagerSource.INSURANCE,
-}
+from casino.selectors import RoundSnapshot, players_of, round_state, shoe_in_play
+from casino.side_bets import side_bet_for
+from kernel.errors import ConflictError, ForbiddenError
+from kernel.rows import Insert, Update
 
 
-class _Locked:
-    """A round with its table and shoe locked, and its replayed engine state."""
+class _RoundAtTable:
+    """A locked round (with its table and shoe), rebuilt once; collects what a step changes."""
 
-    def __init__(self, *, round_id: int, table_id: int | None = None) -> None:
-        found = Round.objects.filter(pk=round_id).values_list("table_id", flat=True).first()
-        if found is None:
-            raise NotFoundError("not_found", f"No round {round_id}.")
-        if table_id is not None and found != table_id:
-            raise ForbiddenError("other_table", "A terminal acts on its own table's rounds only.")
-        self.table = lock_table(table_id=found)
-        self.round = lock_round(round_id=round_id)
-        self.shoe = Shoe.objects.select_for_update().get(pk=self.round.shoe_id)
-        self.state = round_state(
-            self.round, wagers=self.round.wagers.order_by("pk"), events=self.round.events.order_by("number")
-        )
-        self.next_event = self.round.events.count() + 1
+    def __init__(self, round_: Round, *, state: engine.RoundState, events_stored: int) -> None:
+        self.round = round_
+        self.table = round_.table
+        self.shoe = round_.shoe
+        self.state = state
+        self.events_stored = events_stored
+
+    @classmethod
+    def locked(cls, *, round_id: int, table_id: int | None = None) -> "_RoundAtTable":
+        round_ = lock_round(round_id=round_id, table_id=table_id)
+        state, events_stored = round_state(round_)
+        return cls(round_, state=state, events_stored=events_stored)
 
     def check_seq(self, expected_seq: int | None) -> None:
         if expected_seq is not None and expected_seq != self.round.seq:
@@ -81,114 +70,153 @@ class _Locked:
                 field="expected_seq",
             )
 
-    def deal(self, card: Card, *, terminal: Terminal | None, now: dt.datetime) -> None:
-        self.state = engine.apply_card(self.state, card)
-        shoe = shoe_state(self.shoe).draw(card)
-        self.shoe.dealt = [*self.shoe.dealt, str(card)]
-        if shoe.penetration_reached(percent=self.round.rules["penetration_percent"]):
-            self.shoe.cut_card_reached = True
-        self._event(kind=EventKind.CARD, card=str(card), terminal=terminal, now=now)
+    def shoe_in_play(self) -> play.ShoeInPlay:
+        return shoe_in_play(self.shoe, penetration_percent=self.round.rules["penetration_percent"])
 
-    def act(
-        self,
-        *,
-        seat: int,
-        hand: int,
-        action: str,
-        amount_cents: int | None,
-        terminal: Terminal | None,
-        now: dt.datetime,
-    ) -> int:
-        before = self.state
-        self.state = engine.apply_action(
-            self.state, seat=seat, hand=hand, action=action, amount_cents=amount_cents
-        )
-        self._event(
-            kind=EventKind.ACTION,
-            seat=seat,
-            hand=hand,
-            action=action,
-            amount_cents=amount_cents,
-            terminal=terminal,
-            now=now,
-        )
-        return engine.stake_added(before, self.state)
+    def store_step(self, step: play.Step, *, terminal: Terminal | None, now: dt.datetime) -> None:
+        """The step's events, its cards out of the shoe; the round's own row is saved by `save`."""
+        self.state = step.state
+        rows: list[tuple[object, ...]] = []
+        for event in step.events:
+            self.events_stored += 1
+            reported = terminal if not rows else None  # the terminal reported the first; the rest were drawn
+            rows.append(_event_values(self.round, self.events_stored, event, terminal=reported, now=now))
+        _statements().insert_events.run(rows)
+        if step.cards_drawn or (step.cut_card_reached and not self.shoe.cut_card_reached):
+            drawn = [str(card) for card in step.cards_drawn]
+            self.shoe.dealt = [*self.shoe.dealt, *drawn]
+            self.shoe.cut_card_reached = self.shoe.cut_card_reached or step.cut_card_reached
+            with connection.cursor() as cursor:  # appended in place: the dealt list is not rewritten
+                cursor.execute(_statements().append_dealt, [drawn, self.shoe.cut_card_reached, self.shoe.pk])
 
-    def deal_electronic(self, *, now: dt.datetime) -> None:
-        """Draw from the committed shuffle while the round needs cards."""
-        if self.shoe.mode != ShoeMode.ELECTRONIC or self.shoe.order is None:
-            return
-        while isinstance(engine.needs(self.state), engine.CardToHand | engine.CardToDealer):
-            self.deal(parse_card(self.shoe.order[len(self.shoe.dealt)]), terminal=None, now=now)
+    def close_shoe_if(self, close: bool, *, now: dt.datetime) -> None:
+        if close and self.shoe.closed_at is None:
+            self.shoe.closed_at = now
+            _statements().close_shoe.run(self.shoe.pk, [now])
 
-    def _event(
-        self,
-        *,
-        kind: EventKind,
-        now: dt.datetime,
-        terminal: Terminal | None,
-        card: str = "",
-        seat: int | None = None,
-        hand: int | None = None,
-        action: str = "",
-        amount_cents: int | None = None,
-    ) -> None:
-        RoundEvent.objects.create(
-            round=self.round,
-            number=self.next_event,
-            kind=kind,
-            card=card,
-            seat=seat,
-            hand=hand,
-            action=action,
-            amount_cents=amount_cents,
-            terminal=terminal,
-            dealer=terminal.dealer if terminal else None,
-            created_at=now,
-        )
-        self.next_event += 1
-
-    def save(self) -> None:
+    def save(self, *fields: str) -> None:
         self.round.seq += 1
         self.round.state = RoundState(str(self.state.phase))
-        self.round.save(update_fields=["seq", "state", "settled_at", "voided_at", "void_reason", "voided_by"])
-        self.shoe.save(update_fields=["dealt", "cut_card_reached", "closed_at"])
+        names = ("seq", "state", *fields)
+        values = [getattr(self.round, _ROUND_ATTNAMES[name]) for name in names]
+        _statements().update_round(names).run(self.round.pk, values)
+
+    def snapshot(
+        self, *, settlement: Settlement | None = None, lines: Sequence[SettlementLine] = ()
+    ) -> RoundSnapshot:
+        return RoundSnapshot(
+            round=self.round,
+            state=self.state,
+            players=players_of(self.round),
+            settlement=settlement,
+            lines=lines,
+            events_stored=self.events_stored,
+        )
+
+    def audit(
+        self,
+        event_type: str,
+        *,
+        actor: AuditActor,
+        now: dt.datetime,
+        before: dict[str, object],
+        after: dict[str, object],
+    ) -> None:
+        record_event(
+            event_type=event_type,
+            actor=actor,
+            table_id=self.table.pk,
+            table_name=self.table.name,
+            subject_type="round",
+            subject_id=str(self.round.pk),
+            subject_label=f"round {self.round.pk} at {self.table.name}",
+            before=before,
+            after=after,
+            occurred_at=now,
+        )
 
 
-def _audit(
-    locked: _Locked,
-    event_type: str,
-    *,
-    actor: AuditActor,
-    now: dt.datetime,
-    before: dict[str, object],
-    after: dict[str, object],
-) -> None:
-    record_event(
-        event_type=event_type,
-        actor=actor,
-        table_id=locked.table.pk,
-        subject_type="round",
-        subject_id=str(locked.round.pk),
-        subject_label=f"round {locked.round.pk} at {locked.table.name}",
-        before=before,
-        after=after,
-        occurred_at=now,
-    )
+_ROUND_ATTNAMES = {field.name: field.attname for field in Round._meta.concrete_fields}
+
+_EVENT_FIELDS = (
+    "round",
+    "number",
+    "kind",
+    "card",
+    "seat",
+    "hand",
+    "action",
+    "amount_cents",
+    "terminal",
+    "dealer",
+    "created_at",
+)
 
 
-def _place_stake(locked: _Locked, *, cents: int, memo: str, now: dt.datetime) -> None:
+def _event_values(
+    round_: Round, number: int, event: engine.RoundEvent, *, terminal: Terminal | None, now: dt.datetime
+) -> tuple[object, ...]:
+    terminal_id = terminal.pk if terminal else None
+    dealer_id = terminal.dealer_id if terminal else None
+    if isinstance(event, engine.CardDealt):
+        return (
+            round_.pk,
+            number,
+            EventKind.CARD.value,
+            str(event.card),
+            None,
+            None,
+            "",
+            None,
+            terminal_id,
+            dealer_id,
+            now,
+        )
+    if isinstance(event, engine.ActionTaken):
+        return (
+            round_.pk, number, EventKind.ACTION.value, "", event.seat, event.hand, str(event.action),
+            event.amount_cents, terminal_id, dealer_id, now,
+        )  # fmt: skip
+    raise TypeError(f"{event!r} is not stored as a round event")
+
+
+class _Statements:
+    """The writes every round call makes, written once per process (kernel.rows): compiling
+    them through the ORM on each call would cost more CPU than the database spends on them."""
+
+    def __init__(self) -> None:
+        self.insert_events = Insert(RoundEvent, _EVENT_FIELDS)
+        self.close_shoe = Update(Shoe, ("closed_at",))
+        self.append_dealt = (
+            f'UPDATE "{Shoe._meta.db_table}" SET "dealt" = "dealt" || %s::varchar(2)[], '  # noqa: S608  (model metadata only)
+            '"cut_card_reached" = %s WHERE "id" = %s'
+        )
+        self._round_updates: dict[tuple[str, ...], Update[Round]] = {}
+
+    def update_round(self, fields: tuple[str, ...]) -> Update[Round]:
+        update = self._round_updates.get(fields)
+        if update is None:
+            update = self._round_updates[fields] = Update(Round, fields)
+        return update
+
+
+@functools.cache
+def _statements() -> _Statements:
+    return _Statements()
+
+
+def _place_stake(at: _RoundAtTable, *, cents: int, memo: str, now: dt.datetime) -> None:
     ledger.post(
         kind=MovementKind.WAGER,
-        table=locked.table,
-        round=locked.round,
+        table=at.table,
+        round=at.round,
         now=now,
         memo=memo,
         entries=[(AccountKind.PATRONS, -cents), (AccountKind.WAGERS, cents)],
     )
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def open_round(
     *,
     terminal: Terminal,
@@ -196,31 +224,42 @@ def open_round(
     players: dict[int, str],
     actor: AuditActor,
     now: dt.datetime,
-) -> int:
-    if terminal.dealer is None:
+) -> RoundSnapshot:
+    if terminal.dealer_id is None:
         raise ForbiddenError("dealer_not_signed_in", "A dealer must be signed in at this terminal.")
-    table = lock_table(table_id=terminal.table_id)
-    if get_open_round(table=table) is not None:
-        raise ConflictError("round_in_progress", "The table already has an open round.")
-    shoe = lock_open_shoe(table=table)
-    if shoe is None:
-        raise ConflictError("no_open_shoe", "The table has no open shoe; open one first.")
-    validated = validate_wagers(seats=seats, limits=table_limits_for(table))
-    paytable = get_current_paytable()
-    if paytable is None:
+    shoe = lock_table_for_new_round(table_id=terminal.table_id)
+    table = shoe.table
+    side_bet = side_bet_for(table.game)
+    validated = validate_wagers(
+        seats=seats, limits=table_limits_for(table), side_bet=side_bet.side_bet if side_bet else None
+    )
+    in_force = side_bet.terms_in_force() if side_bet else None
+    if in_force is None:
         raise ConflictError("no_approved_paytable", "No paytable has been approved yet.")
     rules = house_rules_for(table)
     rules = type(rules)(**{**{f: getattr(rules, f) for f in rules.__slots__}, "decks": shoe.decks})
-    state = engine.open_round(seats=validated, rules=rules)
+    opened = engine.open_round(seats=validated, rules=rules)
+    penetration = rules_to_json(rules)["penetration_percent"]
+    step = play.open_round(state=opened, shoe=shoe_in_play(shoe, penetration_percent=penetration))
     round_ = Round.objects.create(
         table=table,
         shoe=shoe,
-        paytable=paytable,
+        paytable=in_force.paytable,
         rules=rules_to_json(rules),
+        opening=[
+            {
+                "seat": w.seat,
+                "player": players.get(w.seat) or "",
+                "primary_cents": w.primary_cents,
+                "bonus_cents": {str(kind): cents for kind, cents in w.bonus_cents.items()},
+            }
+            for w in validated
+        ],
         aggregate_limit_cents=table.aggregate_limit_cents,
-        state=RoundState(str(state.phase)),
+        state=RoundState(str(step.state.phase)),
+        seq=0,
         terminal=terminal,
-        dealer=terminal.dealer,
+        dealer_id=terminal.dealer_id,
         opened_at=now,
     )
     RoundSeat.objects.bulk_create(
@@ -239,13 +278,10 @@ def open_round(
         for w in validated
         for kind, cents in (("primary", w.primary_cents), *w.bonus_cents.items())
     )
-    locked = _Locked(round_id=round_.pk)
-    _place_stake(locked, cents=engine.staked_cents(state), memo="wagers placed at the open", now=now)
-    locked.deal_electronic(now=now)
-    locked.round.seq = -1  # save() raises it to 0: the open itself is seq 0
-    locked.save()
-    _audit(
-        locked,
+    at = _RoundAtTable(round_, state=opened, events_stored=0)
+    _place_stake(at, cents=engine.staked_cents(opened), memo="wagers placed at the open", now=now)
+    at.store_step(step, terminal=None, now=now)
+    at.audit(
         "casino.round.opened",
         actor=actor,
         now=now,
@@ -259,14 +295,14 @@ def open_round(
                 }
                 for w in validated
             ],
-            "paytable_version": paytable.version,
+            "paytable_version": in_force.offer.version,
             "shoe": shoe.pk,
         },
     )
-    return round_.pk
+    return at.snapshot()
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def report_card(
     *,
     terminal: Terminal,
@@ -275,27 +311,24 @@ def report_card(
     expected_seq: int | None,
     actor: AuditActor,
     now: dt.datetime,
-) -> None:
-    locked = _Locked(round_id=round_id, table_id=terminal.table_id)
-    locked.check_seq(expected_seq)
-    if locked.shoe.mode == ShoeMode.ELECTRONIC:
-        raise NoCardExpectedError(
-            "this round deals from an electronic shoe: the service draws every card", field="card"
-        )
-    seq = locked.round.seq
-    locked.deal(parse_card(card), terminal=terminal, now=now)
-    locked.save()
-    _audit(
-        locked,
+) -> RoundSnapshot:
+    at = _RoundAtTable.locked(round_id=round_id, table_id=terminal.table_id)
+    at.check_seq(expected_seq)
+    seq = at.round.seq
+    step = play.report_card(state=at.state, shoe=at.shoe_in_play(), card=parse_card(card))
+    at.store_step(step, terminal=terminal, now=now)
+    at.save()
+    at.audit(
         "casino.round.card_dealt",
         actor=actor,
         now=now,
         before={"seq": seq},
-        after={"seq": locked.round.seq, "card": card, "state": locked.round.state},
+        after={"seq": at.round.seq, "card": card, "state": at.round.state},
     )
+    return at.snapshot()
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def apply_action(
     *,
     terminal: Terminal,
@@ -307,48 +340,49 @@ def apply_action(
     expected_seq: int | None,
     actor: AuditActor,
     now: dt.datetime,
-) -> None:
-    locked = _Locked(round_id=round_id, table_id=terminal.table_id)
-    locked.check_seq(expected_seq)
-    seq = locked.round.seq
-    added = locked.act(
-        seat=seat, hand=hand, action=action, amount_cents=amount_cents, terminal=terminal, now=now
+) -> RoundSnapshot:
+    at = _RoundAtTable.locked(round_id=round_id, table_id=terminal.table_id)
+    at.check_seq(expected_seq)
+    seq = at.round.seq
+    step = play.take_action(
+        state=at.state, shoe=at.shoe_in_play(), seat=seat, hand=hand, action=action, amount_cents=amount_cents
     )
-    if added:
-        kind = "insurance" if action == engine.Action.INSURANCE else "primary"
-        target = hand + 1 if action == engine.Action.SPLIT else hand
+    at.store_step(step, terminal=terminal, now=now)
+    stake = step.stake
+    if stake is not None:
         Wager.objects.create(
-            round=locked.round,
-            seat=seat,
-            hand=target,
-            kind=kind,
-            source=_SOURCE_BY_ACTION[engine.Action(action)],
-            amount_cents=added,
+            round=at.round,
+            seat=stake.seat,
+            hand=stake.hand,
+            kind=stake.kind,
+            source=WagerSource(stake.source),
+            amount_cents=stake.cents,
             placed_at=now,
         )
-        _place_stake(locked, cents=added, memo=f"seat {seat} hand {hand}: {action}", now=now)
-    locked.deal_electronic(now=now)
-    locked.save()
-    _audit(
-        locked,
+        _place_stake(at, cents=stake.cents, memo=f"seat {seat} hand {hand}: {action}", now=now)
+    at.save()
+    at.audit(
         "casino.round.action_applied",
         actor=actor,
         now=now,
         before={"seq": seq},
         after={
-            "seq": locked.round.seq,
+            "seq": at.round.seq,
             "seat": seat,
             "hand": hand,
             "action": action,
-            "stake_added_cents": added,
-            "state": locked.round.state,
+            "stake_added_cents": stake.cents if stake else 0,
+            "state": at.round.state,
         },
     )
+    return at.snapshot()
 
 
-def _write_settlement(locked: _Locked, result: EngineSettlement, *, now: dt.datetime) -> Settlement:
+def _write_settlement(
+    at: _RoundAtTable, result: EngineSettlement, *, now: dt.datetime
+) -> tuple[Settlement, list[SettlementLine]]:
     row = Settlement.objects.create(
-        round=locked.round,
+        round=at.round,
         wagered_cents=result.wagered_cents,
         paid_cents=result.paid_cents,
         house_net_cents=result.house_net_cents,
@@ -356,7 +390,7 @@ def _write_settlement(locked: _Locked, result: EngineSettlement, *, now: dt.date
         aggregate_reduction_cents=result.aggregate_reduction_cents,
         settled_at=now,
     )
-    SettlementLine.objects.bulk_create(
+    lines = SettlementLine.objects.bulk_create(
         SettlementLine(
             settlement=row,
             seat=line.seat,
@@ -370,30 +404,27 @@ def _write_settlement(locked: _Locked, result: EngineSettlement, *, now: dt.date
         for seat in result.seats
         for line in seat.lines
     )
-    return row
+    return row, lines
 
 
-def _close_shoe_at_cut_card(locked: _Locked, *, now: dt.datetime) -> None:
-    if locked.shoe.cut_card_reached and locked.shoe.closed_at is None:
-        locked.shoe.closed_at = now
-
-
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def settle_round(
     *, terminal: Terminal, round_id: int, expected_seq: int | None, actor: AuditActor, now: dt.datetime
-) -> None:
-    locked = _Locked(round_id=round_id, table_id=terminal.table_id)
-    locked.check_seq(expected_seq)
-    if locked.round.state == RoundState.SETTLED:
+) -> RoundSnapshot:
+    at = _RoundAtTable.locked(round_id=round_id, table_id=terminal.table_id)
+    at.check_seq(expected_seq)
+    if at.round.state == RoundState.SETTLED:
         raise ConflictError("round_already_settled", "The round is already settled.")
-    paytable = paytable_for(locked.round.paytable)
-    result = settle(locked.state, paytable=paytable, aggregate_limit_cents=locked.round.aggregate_limit_cents)
-    locked.state = engine.mark_settled(locked.state)
-    _write_settlement(locked, result, now=now)
+    side_bet = side_bet_for(at.table.game)
+    offer = side_bet.terms_of(at.round.paytable) if side_bet else None
+    result = settle(at.state, side_bet=offer, aggregate_limit_cents=at.round.aggregate_limit_cents)
+    closing = play.settle(state=at.state, cut_card_reached=at.shoe.cut_card_reached)
+    at.state = closing.state
+    settlement, lines = _write_settlement(at, result, now=now)
     ledger.post(
         kind=MovementKind.PAYOUT,
-        table=locked.table,
-        round=locked.round,
+        table=at.table,
+        round=at.round,
         now=now,
         memo="round settled",
         entries=[
@@ -402,59 +433,58 @@ def settle_round(
             (AccountKind.TRAY, result.house_net_cents),
         ],
     )
-    locked.round.settled_at = now
-    _close_shoe_at_cut_card(locked, now=now)
-    seq = locked.round.seq
-    locked.save()
-    _audit(
-        locked,
+    at.round.settled_at = now
+    at.close_shoe_if(closing.close_shoe, now=now)
+    seq = at.round.seq
+    at.save("settled_at")
+    at.audit(
         "casino.round.settled",
         actor=actor,
         now=now,
         before={"seq": seq},
         after={
-            "seq": locked.round.seq,
+            "seq": at.round.seq,
             "wagered_cents": result.wagered_cents,
             "paid_cents": result.paid_cents,
             "house_net_cents": result.house_net_cents,
             "aggregate_limit_applied": result.aggregate_limit_applied,
             "aggregate_reduction_cents": result.aggregate_reduction_cents,
-            "paytable_version": paytable.version,
+            "paytable_version": at.round.paytable.version,
         },
     )
+    return at.snapshot(settlement=settlement, lines=lines)
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def void_round(
     *, round_id: int, reason: str, user: AbstractBaseUser | None, actor: AuditActor, now: dt.datetime
-) -> None:
-    locked = _Locked(round_id=round_id)
-    if locked.round.state in (RoundState.SETTLED, RoundState.VOID):
-        raise ConflictError(
-            "round_closed", f"The round is already {locked.round.state}; it cannot be voided."
-        )
-    returned = void_settlement(locked.state)
-    locked.state = engine.void_round(locked.state)
+) -> RoundSnapshot:
+    at = _RoundAtTable.locked(round_id=round_id)
+    if at.round.state in (RoundState.SETTLED, RoundState.VOID):
+        raise ConflictError("round_closed", f"The round is already {at.round.state}; it cannot be voided.")
+    returned = void_settlement(at.state)
+    closing = play.void(state=at.state, cut_card_reached=at.shoe.cut_card_reached)
+    at.state = closing.state
     if returned.paid_cents:
         ledger.post(
             kind=MovementKind.VOID,
-            table=locked.table,
-            round=locked.round,
+            table=at.table,
+            round=at.round,
             now=now,
             memo=f"void: {reason}"[:200],
             entries=[(AccountKind.WAGERS, -returned.paid_cents), (AccountKind.PATRONS, returned.paid_cents)],
         )
-    locked.round.voided_at = now
-    locked.round.void_reason = reason
-    locked.round.voided_by = user  # type: ignore[assignment]
-    _close_shoe_at_cut_card(locked, now=now)
-    seq = locked.round.seq
-    locked.save()
-    _audit(
-        locked,
+    at.round.voided_at = now
+    at.round.void_reason = reason
+    at.round.voided_by = user  # type: ignore[assignment]
+    at.close_shoe_if(closing.close_shoe, now=now)
+    seq = at.round.seq
+    at.save("voided_at", "void_reason", "voided_by")
+    at.audit(
         "casino.round.voided",
         actor=actor,
         now=now,
         before={"seq": seq, "state": "open"},
-        after={"seq": locked.round.seq, "reason": reason, "returned_cents": returned.paid_cents},
+        after={"seq": at.round.seq, "reason": reason, "returned_cents": returned.paid_cents},
     )
+    return at.snapshot()

@@ -8,20 +8,21 @@ from django.db import transaction
 from audit.context import AuditActor
 from audit.services import record_event
 from casino.engine.shoe import check_decks, commitment, shuffle_order
-from casino.errors import ConflictError, NotFoundError
-from casino.locks import lock_open_shoe, lock_table
+from casino.locks import lock_open_shoe, lock_shoe, lock_table
 from casino.models import OPEN_ROUND_STATES, Round, Shoe, ShoeMode, Table
+from kernel.errors import ConflictError
 
 SALT_BYTES = 32
 
 
-def _close(shoe: Shoe, *, actor: AuditActor, now: dt.datetime, reason: str) -> Shoe:
+def _close(shoe: Shoe, *, table: Table, actor: AuditActor, now: dt.datetime, reason: str) -> Shoe:
     shoe.closed_at = now
     shoe.save(update_fields=["closed_at"])
     record_event(
         event_type="casino.shoe.closed",
         actor=actor,
-        table_id=shoe.table_id,
+        table_id=table.pk,
+        table_name=table.name,
         subject_type="shoe",
         subject_id=str(shoe.pk),
         subject_label=f"shoe {shoe.pk}",
@@ -47,7 +48,7 @@ def open_shoe(
     _refuse_if_round_open(table)
     previous = lock_open_shoe(table=table)
     if previous is not None:
-        _close(previous, actor=actor, now=now, reason="replaced")
+        _close(previous, table=table, actor=actor, now=now, reason="replaced")
     shoe = Shoe(table=table, mode=mode, decks=decks, opened_at=now)
     if mode == ShoeMode.ELECTRONIC:
         order = shuffle_order(decks=decks, rng=secrets.SystemRandom())
@@ -60,6 +61,7 @@ def open_shoe(
         event_type="casino.shoe.opened",
         actor=actor,
         table_id=table.pk,
+        table_name=table.name,
         subject_type="shoe",
         subject_id=str(shoe.pk),
         subject_label=f"shoe {shoe.pk}",
@@ -72,10 +74,8 @@ def open_shoe(
 @transaction.atomic
 def close_shoe(*, table: Table, shoe_id: int, actor: AuditActor, now: dt.datetime) -> Shoe:
     table = lock_table(table_id=table.pk)
-    shoe = Shoe.objects.select_for_update().filter(pk=shoe_id, table=table).first()
-    if shoe is None:
-        raise NotFoundError("not_found", f"No shoe {shoe_id} at this table.")
+    shoe = lock_shoe(table=table, shoe_id=shoe_id)
     if shoe.closed_at is not None:
         return shoe
     _refuse_if_round_open(table)
-    return _close(shoe, actor=actor, now=now, reason="closed")
+    return _close(shoe, table=table, actor=actor, now=now, reason="closed")

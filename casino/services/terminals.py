@@ -6,9 +6,10 @@ from django.db import transaction
 
 from audit.context import AuditActor
 from audit.services import record_event
-from casino.errors import BadCredentialsError
-from casino.keys import pin_matches
+from casino.locks import lock_terminal
 from casino.models import Dealer, Terminal
+from kernel.errors import BadCredentialsError
+from kernel.keys import pin_matches
 
 
 @transaction.atomic
@@ -18,7 +19,7 @@ def sign_in_dealer(
     dealer = Dealer.objects.filter(badge=badge, is_active=True).first()
     if dealer is None or not pin_matches(pin, dealer.pin_hash):
         raise BadCredentialsError("bad_credentials", "Unknown badge or wrong PIN.")
-    terminal = Terminal.objects.select_for_update().get(pk=terminal.pk)
+    terminal = lock_terminal(terminal_id=terminal.pk)
     before = {"dealer": terminal.dealer.badge if terminal.dealer else None}
     terminal.dealer = dealer
     terminal.dealer_signed_in_at = now
@@ -27,6 +28,7 @@ def sign_in_dealer(
         event_type="casino.dealer.signed_in",
         actor=actor,
         table_id=terminal.table_id,
+        table_name=terminal.table.name,
         subject_type="dealer",
         subject_id=str(dealer.pk),
         subject_label=dealer.badge,
@@ -39,7 +41,7 @@ def sign_in_dealer(
 
 @transaction.atomic
 def sign_out_dealer(*, terminal: Terminal, actor: AuditActor, now: dt.datetime) -> Terminal:
-    terminal = Terminal.objects.select_for_update(of=("self",)).select_related("dealer").get(pk=terminal.pk)
+    terminal = lock_terminal(terminal_id=terminal.pk)
     dealer = terminal.dealer
     terminal.dealer = None
     terminal.dealer_signed_in_at = None
@@ -48,6 +50,7 @@ def sign_out_dealer(*, terminal: Terminal, actor: AuditActor, now: dt.datetime) 
         event_type="casino.dealer.signed_out",
         actor=actor,
         table_id=terminal.table_id,
+        table_name=terminal.table.name,
         subject_type="dealer",
         subject_id=str(dealer.pk) if dealer else "",
         subject_label=dealer.badge if dealer else "",

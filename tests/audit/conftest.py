@@ -13,8 +13,8 @@ from django.db import transaction
 from audit.context import AuditActor
 from audit.models import AuditEvent
 from audit.services import record_event
-from casino.keys import hash_pin, new_api_key
 from casino.models import Casino, Dealer, Pit, StaffProfile, StaffToken, Table, Terminal
+from kernel.keys import hash_pin, new_api_key
 
 _names = itertools.count(1)
 
@@ -80,11 +80,12 @@ MOMENT = dt.datetime(2026, 11, 20, 18, 0, tzinfo=dt.UTC)
 
 
 def append(**overrides: Any) -> AuditEvent:
-    """Record one event in its own transaction."""
+    """Record one event in its own transaction (in the casino-wide chain unless a table_id is given)."""
     values: dict[str, Any] = {
         "event_type": "casino.round.settled",
         "actor": SYSTEM,
         "table_id": None,
+        "table_name": "",
         "subject_type": "round",
         "subject_id": "1",
         "subject_label": "round 1",
@@ -98,10 +99,19 @@ def append(**overrides: Any) -> AuditEvent:
 
 
 @pytest.fixture
-def chain() -> Callable[[int], list[AuditEvent]]:
-    def build(count: int) -> list[AuditEvent]:
+def chain() -> Callable[..., list[AuditEvent]]:
+    """Append `count` events to one chain: the casino-wide one, or table `table_id`'s."""
+
+    def build(count: int, *, table_id: int | None = None) -> list[AuditEvent]:
+        table_name = f"BJ-{table_id}" if table_id is not None else ""
         return [
-            append(subject_id=str(number), subject_label=f"round {number}") for number in range(1, count + 1)
+            append(
+                subject_id=str(number),
+                subject_label=f"round {number}",
+                table_id=table_id,
+                table_name=table_name,
+            )
+            for number in range(1, count + 1)
         ]
 
     return build

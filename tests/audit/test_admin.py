@@ -64,6 +64,7 @@ def test_compliance_exports_a_gaming_day_and_the_export_is_recorded(settings, ev
     lines = b"".join(response.streaming_content).decode().splitlines()
     assert len(lines) == 2
     assert lines[1].startswith(f"{event.seq},{event.pk},2026-11-20,")
+    assert lines[1].endswith(f",{event.hash},casino,2")
     recorded = AuditEvent.objects.get(event_type="audit.export.downloaded")
     assert (recorded.username, recorded.subject_id) == ("admin-compliance", "2026-11-20")
 
@@ -89,10 +90,12 @@ def test_other_staff_cannot_see_or_export(role: str, event) -> None:
         "/admin/",
         "/admin/audit/auditevent/?q=abc",
         "/admin/audit/auditevent/?occurred_at__year=2026",
+        "/admin/audit/auditevent/?q=casino",
         "/admin/audit/auditcheckpoint/",
-        "/admin/audit/tablehistory/?q=abc",
-        "/admin/audit/userhistory/?q=1",
-        "/admin/audit/paytableversionhistory/",
+        "/admin/audit/auditanchor/",
+        "/admin/history/tablehistory/?q=abc",
+        "/admin/history/userhistory/?q=1",
+        "/admin/history/paytableversionhistory/",
     ],
 )
 def test_every_audit_admin_page_renders(url: str, event) -> None:

@@ -8,8 +8,10 @@ import pytest
 from django.db import connection, transaction
 from rest_framework.test import APIClient
 
+from audit.chain import anchor_digest
 from audit.context import AuditActor
 from audit.models import AuditEvent
+from audit.services import record_anchor
 from tests.audit.conftest import Keyed, append
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.audit.urls")]
@@ -28,42 +30,49 @@ def _get(client: APIClient, who: Keyed | None, url: str, **params: str | int) ->
 
 @pytest.fixture
 def five_events(table) -> list[AuditEvent]:
+    """Three events at `table`, one of no table, one at another table: three chains."""
     base = dt.datetime(2026, 11, 20, 14, 0, tzinfo=dt.UTC)
+    at_table = {"table_id": table.pk, "table_name": table.name}
     return [
-        append(event_type="casino.round.opened", actor=T1, table_id=table.pk, occurred_at=base),
+        append(event_type="casino.round.opened", actor=T1, occurred_at=base, **at_table),
         append(
-            event_type="casino.round.settled",
-            actor=T1,
-            table_id=table.pk,
-            occurred_at=base + dt.timedelta(hours=1),
+            event_type="casino.round.settled", actor=T1, occurred_at=base + dt.timedelta(hours=1), **at_table
         ),
         append(
-            event_type="casino.fill.approved",
-            actor=PAT,
-            table_id=table.pk,
-            occurred_at=base + dt.timedelta(hours=2),
+            event_type="casino.fill.approved", actor=PAT, occurred_at=base + dt.timedelta(hours=2), **at_table
         ),
-        append(
-            event_type="bonus_tie.paytable.approved",
-            actor=PAT,
-            table_id=None,
-            occurred_at=base + dt.timedelta(hours=3),
-        ),
+        append(event_type="bonus_tie.paytable.approved", actor=PAT, occurred_at=base + dt.timedelta(hours=3)),
         append(
             event_type="casino.round.voided",
             actor=PAT,
             table_id=table.pk + 1,
+            table_name="BJ-other",
             occurred_at=base + dt.timedelta(hours=4),
         ),
     ]
 
 
-def test_compliance_reads_events_oldest_first(api_client, compliance, five_events, table) -> None:
+def _numbers(response: Any, five_events: list[AuditEvent]) -> list[int]:
+    """The events of a response as their numbers (1 to 5) in `five_events`."""
+    ids = [event.pk for event in five_events]
+    return [ids.index(event["id"]) + 1 for event in response.json()["results"]]
+
+
+def test_compliance_reads_events_of_every_chain_oldest_first(
+    api_client, compliance, five_events, table
+) -> None:
     response = _get(api_client, compliance, EVENTS)
 
     assert response.status_code == 200
     body = response.json()
-    assert [event["seq"] for event in body["results"]] == [1, 2, 3, 4, 5]
+    assert _numbers(response, five_events) == [1, 2, 3, 4, 5]
+    assert [(event["chain"], event["seq"]) for event in body["results"]] == [
+        (f"table:{table.pk}", 1),
+        (f"table:{table.pk}", 2),
+        (f"table:{table.pk}", 3),
+        ("casino", 1),
+        (f"table:{table.pk + 1}", 1),
+    ]
     first = body["results"][0]
     assert first["event_type"] == "casino.round.opened"
     assert first["actor"] == {
@@ -85,7 +94,7 @@ def test_compliance_reads_events_oldest_first(api_client, compliance, five_event
 
 
 @pytest.mark.parametrize(
-    ("params", "seqs"),
+    ("params", "numbers"),
     [
         ({"since": "2026-11-20T16:00:00Z"}, [3, 4, 5]),
         ({"until": "2026-11-20T16:00:00Z"}, [1, 2]),
@@ -101,31 +110,37 @@ def test_compliance_reads_events_oldest_first(api_client, compliance, five_event
         ({"event_type": "casino.round.*", "actor": "pat"}, [5]),
     ],
 )
-def test_filters(api_client, compliance, five_events, params, seqs) -> None:
+def test_filters(api_client, compliance, five_events, params, numbers) -> None:
     response = _get(api_client, compliance, EVENTS, **params)
 
     assert response.status_code == 200, response.json()
-    assert [event["seq"] for event in response.json()["results"]] == seqs
+    assert _numbers(response, five_events) == numbers
 
 
-def test_table_filter(api_client, compliance, five_events, table) -> None:
-    response = _get(api_client, compliance, EVENTS, table=table.pk)
+def test_table_and_chain_filters(api_client, compliance, five_events, table) -> None:
+    by_table = _get(api_client, compliance, EVENTS, table=table.pk)
+    by_chain = _get(api_client, compliance, EVENTS, chain="casino")
+    bad_chain = _get(api_client, compliance, EVENTS, chain="table:0")
 
-    assert [event["seq"] for event in response.json()["results"]] == [1, 2, 3]
+    assert _numbers(by_table, five_events) == [1, 2, 3]
+    assert _numbers(by_chain, five_events) == [4]
+    assert bad_chain.status_code == 400
+    assert [error["field"] for error in bad_chain.json()["errors"]] == ["chain"]
 
 
 def test_pagination_is_stable_while_events_keep_arriving(api_client, compliance, five_events) -> None:
     first = _get(api_client, compliance, EVENTS, page_size=2).json()
-    append(event_type="casino.round.opened")  # #6 arrives between pages
+    sixth = append(event_type="casino.round.opened")  # arrives between pages
     second = api_client.get(first["next"], HTTP_AUTHORIZATION=compliance.header).json()
     third = api_client.get(second["next"], HTTP_AUTHORIZATION=compliance.header).json()
+    ids = [event.pk for event in [*five_events, sixth]]
 
-    assert [event["seq"] for event in first["results"]] == [1, 2]
-    assert [event["seq"] for event in second["results"]] == [3, 4]
-    assert [event["seq"] for event in third["results"]] == [5, 6]
+    assert [event["id"] for event in first["results"]] == ids[0:2]
+    assert [event["id"] for event in second["results"]] == ids[2:4]
+    assert [event["id"] for event in third["results"]] == ids[4:6]
     assert third["next"] is None
     back = api_client.get(third["previous"], HTTP_AUTHORIZATION=compliance.header).json()
-    assert [event["seq"] for event in back["results"]] == [3, 4]
+    assert [event["id"] for event in back["results"]] == ids[2:4]
 
 
 @pytest.mark.parametrize(
@@ -171,10 +186,20 @@ def test_other_roles_and_terminals_get_403_and_the_refusal_is_recorded(
         assert response.status_code == 403
         assert response["Content-Type"] == "application/problem+json"
         assert response.json()["code"] == "permission_denied"
-    refusals = AuditEvent.objects.filter(event_type="security.permission_denied").order_by("seq")
-    assert [(event.kind, event.actor_kind, event.role, event.terminal_name) for event in refusals] == [
-        ("rejection", "user", "pit_boss", ""),
-        ("rejection", "terminal", "", terminal.terminal.name),
+    refusals = AuditEvent.objects.filter(event_type="security.permission_denied").order_by("id")
+    assert [
+        (event.kind, event.actor_kind, event.role, event.terminal_name, event.chain, event.table_name)
+        for event in refusals
+    ] == [
+        ("rejection", "user", "pit_boss", "", "casino", ""),
+        (
+            "rejection",
+            "terminal",
+            "",
+            terminal.terminal.name,
+            f"table:{terminal.terminal.table_id}",
+            terminal.terminal.table.name,
+        ),
     ]
     assert refusals[0].request_id == by_role["X-Request-ID"]
 
@@ -187,27 +212,49 @@ def test_without_a_token_it_is_401(api_client, url) -> None:
     assert response.json()["code"] == "not_authenticated"
 
 
-def test_verify_reports_an_intact_chain(api_client, compliance, five_events) -> None:
+def test_verify_reports_every_chain_intact(api_client, compliance, five_events, table) -> None:
+    record_anchor()
+
     response = _get(api_client, compliance, VERIFY)
 
     assert response.status_code == 200
-    assert response.json() == {"ok": True, "events": 5, "head": five_events[-1].hash}
+    heads = [
+        ("casino", 1, five_events[3].hash),
+        (f"table:{table.pk}", 3, five_events[2].hash),
+        (f"table:{table.pk + 1}", 1, five_events[4].hash),
+    ]
+    assert response.json() == {
+        "ok": True,
+        "events": 5,
+        "head": anchor_digest(heads),
+        "chains": [
+            {"chain": chain, "ok": True, "events": seq, "head_seq": seq, "head": head}
+            for chain, seq, head in sorted(heads)
+        ],
+        "anchors": {"checked": 1, "broken": []},
+    }
 
 
-def test_verify_reports_the_first_broken_link(api_client, compliance, five_events) -> None:
+def test_verify_reports_the_first_broken_link(api_client, compliance, five_events, table) -> None:
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL session_replication_role = replica")
-        cursor.execute("UPDATE audit_auditevent SET username = 'mallory' WHERE seq = 3")
+        cursor.execute("UPDATE audit_auditevent SET username = 'mallory' WHERE id = %s", [five_events[2].pk])
 
     response = _get(api_client, compliance, VERIFY)
 
     assert response.status_code == 200
     body = response.json()
     assert body["ok"] is False
-    assert body["events_checked"] == 2
+    assert body["events_checked"] == 2 + 1 + 1  # two before the break, and the two other chains
+    assert body["broken_at"]["chain"] == f"table:{table.pk}"
     assert body["broken_at"]["seq"] == 3
     assert body["broken_at"]["id"] == five_events[2].pk
     assert body["broken_at"]["reason"] == "hash_mismatch"
+    assert {chain["chain"]: chain["ok"] for chain in body["chains"]} == {
+        "casino": True,
+        f"table:{table.pk}": False,
+        f"table:{table.pk + 1}": True,
+    }
 
 
 def test_writes_are_not_allowed(api_client, compliance) -> None:

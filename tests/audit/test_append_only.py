@@ -5,14 +5,16 @@ from django.db import DatabaseError, connection, transaction
 from psycopg import errors
 
 from audit.dbroles import append_only_tables, grant_sql
-from audit.models import AuditCheckpoint, AuditEvent, TableHistory
-from audit.services import record_checkpoint
+from audit.models import AuditAnchor, AuditCheckpoint, AuditEvent
+from audit.services import record_anchor, record_checkpoint
 from bonus_tie.models import PaytableVersion
 from casino.models import TableLimit
+from history.models import TableHistory
 from tests.audit.conftest import append, make_staff, make_table, make_terminal
 
 TABLES = [
     "audit_auditevent",
+    "audit_auditanchor",
     "audit_auditcheckpoint",
     "audit_tablehistory",
     "audit_tablelimithistory",
@@ -52,6 +54,7 @@ def test_every_audit_table_carries_the_guard_triggers() -> None:
 @pytest.fixture
 def one_row_everywhere() -> None:
     append()
+    record_anchor()
     record_checkpoint()
     table = make_table()  # and a history row for each tracked model:
     TableLimit.objects.create(table=table, kind="primary", min_cents=500, max_cents=50000)
@@ -77,8 +80,8 @@ def test_update_delete_and_truncate_fail(table: str, one_row_everywhere: None) -
 
 
 def _some_column(table: str) -> str:
-    return (
-        "seq" if table == "audit_auditevent" else ("ok" if table == "audit_auditcheckpoint" else "pgh_label")
+    return {"audit_auditevent": "seq", "audit_auditanchor": "digest", "audit_auditcheckpoint": "ok"}.get(
+        table, "pgh_label"
     )
 
 
@@ -87,6 +90,7 @@ def test_orm_update_and_delete_fail_too(one_row_everywhere: None) -> None:
     for queryset, change in [
         (AuditEvent.objects.all(), {"detail": "edited"}),
         (AuditCheckpoint.objects.all(), {"ok": False}),
+        (AuditAnchor.objects.all(), {"events": 0}),
         (TableHistory.objects.all(), {"pgh_label": "edited"}),
     ]:
         with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
@@ -110,6 +114,7 @@ def test_an_insert_and_select_only_role_can_append_but_not_change() -> None:
     try:
         second = append(subject_id="as app role")
         assert second.seq == 2
+        assert record_anchor().events == 2
         for sql in (
             "UPDATE audit_auditevent SET detail = 'x'",
             "DELETE FROM audit_auditevent",

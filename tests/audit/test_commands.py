@@ -7,6 +7,8 @@ from django.core.management import ManagementUtility, call_command
 from django.core.management.base import CommandError
 from django.db import connection, transaction
 
+from audit.chain import anchor_digest
+
 
 def _run_from_command_line(capsys, *argv: str) -> tuple[int, str, str]:
     with pytest.raises(SystemExit) as exit_info:
@@ -48,39 +50,44 @@ def test_argument_errors_are_one_line_without_traceback(capsys, argv, status, me
 
 @pytest.mark.django_db
 def test_audit_verify_prints_count_and_head(chain) -> None:
-    events = chain(3)
+    casino, table = chain(3), chain(2, table_id=4)
     out = io.StringIO()
 
     call_command("audit_verify", stdout=out)
 
-    assert f"audit chain intact: 3 events, head {events[-1].hash}" in out.getvalue()
+    digest = anchor_digest([("casino", 3, casino[-1].hash), ("table:4", 2, table[-1].hash)])
+    assert f"audit chains intact: 5 events in 2 chains, head of all chains {digest}" in out.getvalue()
+    assert "all events walked, 0 anchors matched" in out.getvalue()
 
 
 @pytest.mark.django_db
 def test_audit_verify_reports_the_break_and_exits_1(chain) -> None:
-    events = chain(3)
+    chain(2)
+    events = chain(3, table_id=4)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL session_replication_role = replica")
-        cursor.execute("DELETE FROM audit_auditevent WHERE seq = 2")
+        cursor.execute("DELETE FROM audit_auditevent WHERE chain = 'table:4' AND seq = 2")
 
+    err = io.StringIO()
     with pytest.raises(CommandError) as caught:
-        call_command("audit_verify", stdout=io.StringIO())
+        call_command("audit_verify", stdout=io.StringIO(), stderr=err)
 
     assert caught.value.returncode == 1
     message = str(caught.value)
-    assert message.startswith("audit chain BROKEN at event #2: sequence_gap:")
+    assert message.startswith("audit chain table:4 BROKEN at event #2: sequence_gap:")
     assert f"next event found is #3 (id {events[2].pk})" in message
-    assert message.endswith("1 events verified before it")
+    assert message.endswith("1 events of it verified before the break; 1 of 2 chains broken")
 
 
 @pytest.mark.django_db
 def test_audit_verify_json_and_small_chunks(chain) -> None:
     chain(5)
+    chain(4, table_id=1)
     out = io.StringIO()
 
     call_command("audit_verify", "--json", "--chunk-size", "2", stdout=out)
 
-    assert '"ok": true, "events": 5' in out.getvalue()
+    assert out.getvalue().startswith('{"ok": true, "events": 9, "head": ')
 
 
 @pytest.mark.django_db
@@ -89,8 +96,9 @@ def test_audit_grants_prints_the_sql() -> None:
     call_command("audit_grants", "casino_app", stdout=out)
 
     sql = out.getvalue()
-    assert "REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON public.audit_auditcheckpoint" in sql
-    assert "public.audit_auditevent" in sql
+    assert "REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON public.audit_auditanchor" in sql
+    for table in ("audit_auditcheckpoint", "audit_auditevent", "audit_tablehistory"):
+        assert f"public.{table}" in sql
     with pytest.raises(CommandError):
         call_command("audit_grants", "casino_app; DROP TABLE x", stdout=io.StringIO())
 
@@ -107,7 +115,8 @@ def test_audit_verify_since_checkpoint(chain) -> None:
 
     call_command("audit_verify", "--since-checkpoint", stdout=out)
 
+    digest = anchor_digest([("casino", 5, events[-1].hash)])
     assert (
-        f"audit chain intact: 5 events, head {events[-1].hash} (events after checkpoint #2 walked"
-        in out.getvalue()
+        f"audit chains intact: 5 events in 1 chains, head of all chains {digest} "
+        "(events after the latest checkpoint walked (3 of 5), 1 anchors matched" in out.getvalue()
     )

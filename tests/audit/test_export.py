@@ -115,3 +115,21 @@ def test_output_file(tmp_path: Path, around_the_day) -> None:
 def test_bad_arguments_are_one_plain_error(args: list[str], message: str) -> None:
     with pytest.raises(CommandError, match=message):
         call_command("audit_export", *args, stdout=io.StringIO())
+
+
+def test_every_chain_is_exported_in_id_order_with_its_chain_and_format(around_the_day) -> None:
+    moment = dt.datetime(2026, 11, 20, 18, 0, tzinfo=dt.UTC)
+    at_table = append(occurred_at=moment, table_id=12, table_name="BJ-12")
+    of_casino = append(occurred_at=moment)
+
+    records = [json.loads(line) for line in _export("jsonl").splitlines()]
+
+    assert [(record["chain"], record["seq"], record["hash_format"]) for record in records] == [
+        ("casino", around_the_day["first"], 2),
+        ("casino", around_the_day["last"], 2),
+        ("table:12", 1, 2),
+        ("casino", of_casino.seq, 2),
+    ]
+    assert [record["id"] for record in records] == sorted(record["id"] for record in records)
+    assert records[2]["hash"] == at_table.hash
+    assert list(FIELDS[-4:]) == ["prev_hash", "hash", "chain", "hash_format"]

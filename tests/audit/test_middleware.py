@@ -92,6 +92,7 @@ def test_events_of_the_request_carry_its_values_and_a_rejection_outlives_its_rol
                     event_type="casino.table.wrong_terminal",
                     actor=None,
                     table_id=None,
+                    table_name="",
                     detail="terminal T-1 acted on table 9",
                     occurred_at=MOMENT,
                 )

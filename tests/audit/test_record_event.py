@@ -1,4 +1,5 @@
-"""record_event appends in the caller's transaction; record_rejection survives its rollback."""
+"""record_event appends to its chain in the caller's transaction, in two statements;
+record_rejection survives its rollback."""
 
 import datetime as dt
 import decimal
@@ -7,6 +8,7 @@ from collections.abc import Callable
 import pytest
 from django.db import connection, transaction
 from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
 
 from audit.chain import GENESIS_HASH, hash_event
 from audit.context import AuditActor, bind_request
@@ -41,14 +43,20 @@ def _stored_hash_matches(event: AuditEvent) -> bool:
 
 
 @pytest.mark.django_db
-def test_events_link_into_one_chain_in_order(table) -> None:
+def test_events_link_into_their_tables_chain_in_order(table) -> None:
     with bind_request(request_id="req-1", client_address="10.0.0.5", idempotency_key="key-1"):
-        first = append(actor=TERMINAL_ACTOR, table_id=table.pk)
-    second = append()
+        first = append(actor=TERMINAL_ACTOR, table_id=table.pk, table_name=table.name)
+    second = append(table_id=table.pk, table_name=table.name)
 
-    assert (first.seq, second.seq) == (1, 2)
+    assert (first.chain, first.seq, second.chain, second.seq) == (
+        f"table:{table.pk}",
+        1,
+        f"table:{table.pk}",
+        2,
+    )
     assert first.prev_hash == GENESIS_HASH
     assert second.prev_hash == first.hash
+    assert (first.hash_format, second.hash_format) == (2, 2)
     assert _stored_hash_matches(first)
     assert _stored_hash_matches(second)
     stored = AuditEvent.objects.get(pk=first.pk)
@@ -64,12 +72,61 @@ def test_events_link_into_one_chain_in_order(table) -> None:
 
 
 @pytest.mark.django_db
+def test_each_table_has_its_own_chain_and_the_rest_goes_to_the_casino_wide_chain() -> None:
+    events = [
+        append(table_id=1, table_name="BJ-01"),
+        append(),
+        append(table_id=2, table_name="BJ-02"),
+        append(table_id=1, table_name="BJ-01"),
+        append(),
+    ]
+
+    assert [(event.chain, event.seq) for event in events] == [
+        ("table:1", 1),
+        ("casino", 1),
+        ("table:2", 1),
+        ("table:1", 2),
+        ("casino", 2),
+    ]
+    assert [event.prev_hash for event in events[:3]] == [GENESIS_HASH] * 3  # each chain starts at the genesis
+    assert events[3].prev_hash == events[0].hash
+    assert events[4].prev_hash == events[1].hash
+    assert all(_stored_hash_matches(event) for event in events)
+    assert [chain.chain for chain in verify_chain().chains] == ["casino", "table:1", "table:2"]
+
+
+@pytest.mark.django_db
+def test_an_append_is_two_statements() -> None:
+    append(table_id=3, table_name="BJ-03")  # not the chain's first event
+
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        record_event(
+            event_type="casino.round.settled",
+            actor=SYSTEM,
+            table_id=3,
+            table_name="BJ-03",
+            subject_type="round",
+            subject_id="2",
+            subject_label="round 2",
+            after={"paid_cents": 100},
+            occurred_at=MOMENT,
+        )
+
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert len(statements) == 2
+    assert "audit_chain_head(" in statements[0]
+    assert "nextval(" in statements[0]
+    assert statements[1].startswith('INSERT INTO "audit_auditevent"')
+
+
+@pytest.mark.django_db
 def test_outside_a_transaction_it_raises_and_writes_nothing() -> None:
     with pytest.raises(TransactionManagementError, match=r"inside transaction\.atomic"):
         record_event(
             event_type="casino.round.settled",
             actor=SYSTEM,
             table_id=None,
+            table_name="",
             subject_type="round",
             subject_id="1",
             subject_label="round 1",
@@ -141,6 +198,7 @@ def test_rejection_outside_a_transaction_is_written_at_once(table) -> None:
             event_type="casino.auth.bad_credentials",
             actor=None,
             table_id=table.pk,
+            table_name=table.name,
             detail="bad PIN",
             occurred_at=MOMENT,
         )
@@ -163,6 +221,7 @@ def test_rejection_inside_a_request_scope_survives_the_rollback() -> None:
             event_type="casino.table.wrong_terminal",
             actor=TERMINAL_ACTOR,
             table_id=None,
+            table_name="",
             detail="terminal acted on another table",
             occurred_at=MOMENT,
         )
@@ -184,6 +243,7 @@ def test_rejection_without_a_scope_commits_on_its_own_connection_and_survives_th
             event_type="casino.staff.role_denied",
             actor=AuditActor(kind="user", user_id=5, username="pat", role="pit_boss"),
             table_id=None,
+            table_name="",
             detail="pit boss may not approve paytables",
             occurred_at=MOMENT,
         )
@@ -197,14 +257,38 @@ def test_rejection_without_a_scope_commits_on_its_own_connection_and_survives_th
 
 
 @pytest.mark.django_db(transaction=True)
-def test_rejection_after_an_append_in_the_same_transaction_is_refused_not_deadlocked() -> None:
+def test_rejection_after_an_append_to_the_same_chain_is_refused_not_deadlocked() -> None:
     def append_then_refuse() -> None:
         append()
         record_rejection(
-            event_type="casino.x.denied", actor=None, table_id=None, detail="", occurred_at=MOMENT
+            event_type="casino.x.denied",
+            actor=None,
+            table_id=None,
+            table_name="",
+            detail="",
+            occurred_at=MOMENT,
         )
 
     with pytest.raises(AuditError, match="already appended"):
         _then_fail(append_then_refuse)
 
     assert not AuditEvent.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rejection_after_an_append_to_another_chain_is_written_on_its_own_connection() -> None:
+    def append_then_refuse() -> None:
+        append(table_id=4, table_name="BJ-04")
+        record_rejection(
+            event_type="casino.x.denied",
+            actor=None,
+            table_id=None,
+            table_name="",
+            detail="",
+            occurred_at=MOMENT,
+        )
+
+    with pytest.raises(Boom):
+        _then_fail(append_then_refuse)
+
+    assert list(AuditEvent.objects.values_list("chain", "kind")) == [("casino", "rejection")]

@@ -8,4 +8,4 @@ urlpatterns = [
     path("api/v1/audit/", include("audit.api.urls")),
 ]
 
-handler404 = "casino.api.problems.not_found"
+handler404 = "kernel.problems.not_found"

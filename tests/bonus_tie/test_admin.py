@@ -135,7 +135,7 @@ def test_the_decide_action_opens_the_approval_page(pit_boss: Staff, compliance: 
 def test_a_missing_report_can_be_enqueued_again(
     pit_boss: Staff, compliance: Staff, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from casino.celery import app
+    from config.celery import app
 
     sent: list[tuple[str, dict[str, int]]] = []
     monkeypatch.setattr(app, "send_task", lambda name, kwargs: sent.append((name, kwargs)))

@@ -85,7 +85,7 @@ def test_bad_arguments_are_a_one_line_error(args: list[str], message: str) -> No
 
 
 def test_from_the_shell_a_bad_argument_is_one_line_and_a_non_zero_exit() -> None:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "casino.settings_test"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test"}
 
     finished = subprocess.run(  # noqa: S603 - our own interpreter and manage.py
         [sys.executable, str(settings.BASE_DIR / "manage.py"), "paytable_report", "--decks", "7"],

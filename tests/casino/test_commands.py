@@ -7,8 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from casino.keys import key_matches, pin_matches
 from casino.models import StaffProfile, StaffToken, Table, Terminal
+from kernel.keys import key_matches, pin_matches
 
 pytestmark = pytest.mark.django_db
 
@@ -80,9 +80,9 @@ def test_check_ledger_fails_on_a_broken_ledger() -> None:
         (shoe_id,) = cursor.fetchone()
         cursor.execute(
             """
-            INSERT INTO casino_round (table_id, shoe_id, paytable_id, rules, seq, state, terminal_id, dealer_id,
-                                      opened_at, void_reason)
-            SELECT %s, %s, (SELECT id FROM bonus_tie_paytableversion LIMIT 1), '{}', 0, 'dealing', t.id,
+            INSERT INTO casino_round (table_id, shoe_id, paytable_id, rules, opening, seq, state, terminal_id,
+                                      dealer_id, opened_at, void_reason)
+            SELECT %s, %s, (SELECT id FROM bonus_tie_paytableversion LIMIT 1), '{}', '[]', 0, 'dealing', t.id,
                    (SELECT id FROM casino_dealer LIMIT 1), now(), ''
               FROM casino_terminal t WHERE t.table_id = %s RETURNING id""",
             [table.pk, shoe_id, table.pk],

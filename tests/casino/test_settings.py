@@ -12,7 +12,7 @@ def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
     # A DATABASE_URL that is never connected to: loading settings must not need a server.
     clean.update(
-        {"DATABASE_URL": "postgres://nobody@127.0.0.1:1/none", "DJANGO_SETTINGS_MODULE": "casino.settings"}
+        {"DATABASE_URL": "postgres://nobody@127.0.0.1:1/none", "DJANGO_SETTINGS_MODULE": "config.settings"}
     )
     clean.update(env)
     code = "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)"

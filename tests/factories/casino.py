@@ -3,8 +3,8 @@
 import factory
 from factory.django import DjangoModelFactory
 
-from casino.keys import hash_pin
 from casino.models import Casino, Dealer, Pit, Table
+from kernel.keys import hash_pin
 
 
 class CasinoFactory(DjangoModelFactory[Casino]):

@@ -18,11 +18,11 @@ from tqdm import tqdm
 
 from bonus_tie.engine.house_edge import DEFAULT_SPLIT_SAMPLES
 from bonus_tie.engine.paytable_review import format_review
+from bonus_tie.mappers import paytable_for
 from bonus_tie.reports import DEFAULT_WORKERS, run_review
 from bonus_tie.selectors import get_paytable_version, get_version_in_force
 from bonus_tie.services import review_rules
-from casino.errors import ServiceError
-from casino.mappers import paytable_for
+from kernel.errors import ServiceError
 
 
 def _whole(low: int, high: int) -> Any:

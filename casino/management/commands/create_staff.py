@@ -4,9 +4,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from casino.errors import ServiceError
 from casino.models import StaffRole
 from casino.services.provisioning import create_staff
+from kernel.errors import ServiceError
 
 
 class Command(BaseCommand):

@@ -5,8 +5,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from casino.engine.errors import RuleError
-from casino.errors import ServiceError
 from casino.services.provisioning import provision_table
+from kernel.errors import ServiceError
 
 
 class Command(BaseCommand):

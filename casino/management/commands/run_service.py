@@ -20,7 +20,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--bind", default=os.environ.get("BIND", "127.0.0.1:8000"))
-        parser.add_argument("--web-workers", type=int, default=2)
+        parser.add_argument("--web-workers", type=int, default=None, help="default: cores + 1")
+        parser.add_argument("--web-threads", type=int, default=None, help="default: 4 per worker")
 
     def handle(self, *args: Any, **options: Any) -> None:
         call_command("migrate", interactive=False, verbosity=0)
@@ -28,11 +29,13 @@ class Command(BaseCommand):
         call_command("seed_demo")
         bin_dir = os.path.dirname(sys.executable)
         commands = {
-            "web": [os.path.join(bin_dir, "gunicorn"), "casino.wsgi", "--bind", options["bind"],
-                    "--workers", str(options["web_workers"]), "--access-logfile", "-"],
-            "worker": [os.path.join(bin_dir, "celery"), "-A", "casino.celery", "worker", "--loglevel", "INFO",
+            "web": [os.path.join(bin_dir, "gunicorn"), "-c", str(settings.BASE_DIR / "config" / "gunicorn.py"),
+                    "config.wsgi", "--bind", options["bind"],
+                    *(["--workers", str(options["web_workers"])] if options["web_workers"] else []),
+                    *(["--threads", str(options["web_threads"])] if options["web_threads"] else [])],
+            "worker": [os.path.join(bin_dir, "celery"), "-A", "config.celery", "worker", "--loglevel", "INFO",
                        "--concurrency", "2"],
-            "beat": [os.path.join(bin_dir, "celery"), "-A", "casino.celery", "beat", "--loglevel", "INFO",
+            "beat": [os.path.join(bin_dir, "celery"), "-A", "config.celery", "beat", "--loglevel", "INFO",
                      "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME],
         }  # fmt: skip
         children = {name: subprocess.Popen(argv, cwd=settings.BASE_DIR) for name, argv in commands.items()}  # noqa: S603

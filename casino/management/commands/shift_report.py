@@ -12,8 +12,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from audit.context import AuditActor
-from casino.errors import ServiceError
 from casino.services import reports
+from kernel.errors import ServiceError
 
 ACTOR = AuditActor(kind="system", username="manage.py shift_report")
 

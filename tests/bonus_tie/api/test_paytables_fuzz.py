@@ -14,7 +14,7 @@ from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from casino.wsgi import application
+from config.wsgi import application
 from tests.bonus_tie.conftest import DEFAULT, Staff, compute, propose
 
 URLCONF = "tests.bonus_tie.api.urls"

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bonus_tie.engine.basic_strategy import Play, basic_strategy_play
 from bonus_tie.engine.dealer_odds import DealerOdds, blackjack_probability
 from bonus_tie.engine.house_edge import house_edge_report, rules_summary, tie_probabilities
-from bonus_tie.engine.kinds import BONUS_KINDS, WagerKind
+from bonus_tie.engine.kinds import BONUS_KINDS, BonusKind
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE, Paytable
 from bonus_tie.engine.rank_counts import Counts, shoe_counts
 from bonus_tie.engine.resolution import FinalHand, Tie, find_tie
@@ -49,8 +49,8 @@ def test_a_shoe_of_tens_always_ties_on_20() -> None:
     assert ties.probability(Tie.T20) == pytest.approx(1.0, abs=1e-12)
     assert ties.any_tie == pytest.approx(1.0, abs=1e-12)
     report = house_edge_report(paytable=DEFAULT_PAYTABLE, rules=HouseRules(), ties=ties)
-    assert report.row(WagerKind.T20).house_edge == pytest.approx(1 - 26 * 1.0)
-    assert report.row(WagerKind.T17).win_probability == 0.0
+    assert report.row(BonusKind.T20).house_edge == pytest.approx(1 - 26 * 1.0)
+    assert report.row(BonusKind.T17).win_probability == 0.0
 
 
 def test_tens_and_nines_tie_when_both_hands_match() -> None:
@@ -201,13 +201,13 @@ def test_report_rows_follow_the_formulas() -> None:
         assert row.true_odds == pytest.approx((1 - row.win_probability) / row.win_probability)
         assert row.true_odds_text.endswith(" to 1")
     ties = report.ties
-    assert report.row(WagerKind.LS).win_probability == pytest.approx(
+    assert report.row(BonusKind.LS).win_probability == pytest.approx(
         sum(ties.probability(t) for t in (Tie.T17, Tie.T18, Tie.T19))
     )
-    assert report.row(WagerKind.RS).win_probability == pytest.approx(
+    assert report.row(BonusKind.RS).win_probability == pytest.approx(
         sum(ties.probability(t) for t in (Tie.T20, Tie.T21, Tie.BLACKJACK))
     )
-    assert report.row(WagerKind.TBJ).std_error == 0.0  # Blackjack ties are exact
+    assert report.row(BonusKind.TBJ).std_error == 0.0  # Blackjack ties are exact
     assert "Exact" in report.method
     assert "simulation" in report.method
     assert "custom shoe" in report.rules_summary
@@ -216,13 +216,13 @@ def test_report_rows_follow_the_formulas() -> None:
 def test_report_reuses_tie_probabilities_for_another_paytable() -> None:
     composition = shoe(two=2, six=2, seven=3, T=6)
     ties = tie_probabilities(rules=HouseRules(), composition=composition)
-    richer = Paytable(version=2, pays={**DEFAULT_PAYTABLE.pays, WagerKind.T17: 60})
+    richer = Paytable(version=2, pays={**DEFAULT_PAYTABLE.pays, BonusKind.T17: 60})
 
     report = house_edge_report(paytable=richer, rules=HouseRules(), ties=ties)
 
     assert report.paytable_version == 2
-    p = ties.win_probability(WagerKind.T17)
-    assert report.row(WagerKind.T17).house_edge == pytest.approx(1 - 61 * p)
+    p = ties.win_probability(BonusKind.T17)
+    assert report.row(BonusKind.T17).house_edge == pytest.approx(1 - 61 * p)
     with pytest.raises(ValueError, match="other house rules"):
         house_edge_report(paytable=richer, rules=NO_SPLITS, ties=ties)
 
@@ -481,10 +481,10 @@ def test_group_bets_partition_every_tie(composition: Counts, rules: HouseRules) 
     )
     p = {row.kind: row.win_probability for row in report.rows}
     any_tie = report.ties.any_tie
-    assert p[WagerKind.LS] + p[WagerKind.RS] == pytest.approx(any_tie, abs=1e-12)
+    assert p[BonusKind.LS] + p[BonusKind.RS] == pytest.approx(any_tie, abs=1e-12)
     straight = sum(
         p[k]
-        for k in (WagerKind.T17, WagerKind.T18, WagerKind.T19, WagerKind.T20, WagerKind.T21, WagerKind.TBJ)
+        for k in (BonusKind.T17, BonusKind.T18, BonusKind.T19, BonusKind.T20, BonusKind.T21, BonusKind.TBJ)
     )
     assert straight == pytest.approx(any_tie, abs=1e-12)
     assert 0.0 <= any_tie <= 1.0 + 1e-12

@@ -1,22 +1,25 @@
-"""Placement limits (RULES.md §1.3), checked when a round opens."""
+"""Placement limits of a tie-bonus table (RULES.md §1.3), checked when a round opens: the core's
+checks with the tie bonus's side limits."""
+
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bonus_tie.engine.kinds import BONUS_KINDS, WagerKind
-from bonus_tie.engine.limits import (
-    KindLimit,
-    SeatRequest,
-    SeatWagers,
-    TableLimits,
-    WagerRequest,
-    validate_wagers,
-)
+from bonus_tie.engine.kinds import BONUS_KINDS, BonusKind
+from bonus_tie.engine.tie_bonus import TIE_BONUS
+from casino.engine import wagers as core
 from casino.engine.errors import RuleError
+from casino.engine.wagers import KindLimit, SeatRequest, SeatWagers, TableLimits, WagerKind, WagerRequest
 from tests.strategies import round_seats
 
 NO_LIMITS = TableLimits()
+
+
+def validate_wagers(*, seats: Sequence[SeatRequest], limits: TableLimits) -> tuple[SeatWagers, ...]:
+    """The placement check of a table that offers the tie bonus."""
+    return core.validate_wagers(seats=seats, limits=limits, side_bet=TIE_BONUS)
 
 
 def seat(number: object, *wagers: tuple[object, object]) -> SeatRequest:
@@ -40,9 +43,9 @@ def test_valid_wagers_come_back_in_seat_order_with_bonus_kinds_in_table_order() 
     # then they are engine values, seat 2 first
     assert validated == (
         SeatWagers(seat=2, primary_cents=500),
-        SeatWagers(seat=5, primary_cents=1000, bonus_cents={WagerKind.T17: 50, WagerKind.RS: 100}),
+        SeatWagers(seat=5, primary_cents=1000, bonus_cents={BonusKind.T17: 50, BonusKind.RS: 100}),
     )
-    assert list(validated[1].bonus_cents) == [WagerKind.T17, WagerKind.RS]
+    assert list(validated[1].bonus_cents) == [BonusKind.T17, BonusKind.RS]
 
 
 def test_a_primary_wager_is_mandatory_for_any_bonus_wager() -> None:
@@ -75,8 +78,8 @@ def test_primary_2501_allows_1250_a_side() -> None:
     # RULES.md §1.3: 2501 / 2 = 1250.5, so at most 1250 cents a side
     ok = (seat(1, ("primary", 2501), ("LS", 1250), ("RS", 1250)),)
     assert validate_wagers(seats=ok, limits=NO_LIMITS)[0].bonus_cents == {
-        WagerKind.LS: 1250,
-        WagerKind.RS: 1250,
+        BonusKind.LS: 1250,
+        BonusKind.RS: 1250,
     }
     assert rejected(seat(1, ("primary", 2501), ("LS", 1251))).code == "left_side_limit"
     assert rejected(seat(1, ("primary", 2501), ("T21", 1251))).code == "right_side_limit"
@@ -98,12 +101,12 @@ def test_each_wager_is_within_the_table_minimum_and_maximum_for_its_kind(
 
 
 def test_a_bonus_kind_has_its_own_table_limits() -> None:
-    limits = TableLimits({WagerKind.T18: KindLimit(100, 200)})
+    limits = TableLimits({BonusKind.T18: KindLimit(100, 200)})
     assert rejected(seat(1, ("primary", 1000), ("T18", 99)), limits=limits).code == "below_table_minimum"
     assert rejected(seat(1, ("primary", 1000), ("T18", 201)), limits=limits).code == "above_table_maximum"
     assert validate_wagers(seats=(seat(1, ("primary", 1000), ("T18", 200)),), limits=limits)[
         0
-    ].bonus_cents == {WagerKind.T18: 200}
+    ].bonus_cents == {BonusKind.T18: 200}
 
 
 @pytest.mark.parametrize("kind", ["T16", "insurance", "ls", "", "PRIMARY", 5, None])
@@ -139,7 +142,7 @@ def test_a_round_needs_at_least_one_seat() -> None:
 
 def test_seat_wagers_reject_a_non_bonus_kind() -> None:
     with pytest.raises(RuleError) as raised:
-        SeatWagers(seat=1, primary_cents=1000, bonus_cents={WagerKind.PRIMARY: 100})
+        SeatWagers(seat=1, primary_cents=1000, bonus_cents={WagerKind.PRIMARY: 100})  # type: ignore[dict-item]
     assert raised.value.code == "unknown_wager_kind"
 
 
@@ -178,7 +181,7 @@ def test_any_request_is_either_valid_or_a_rule_error(
     requests = [seat(number, *wagers) for number, wagers in seats]
     error: RuleError | None = None
     try:
-        validated = validate_wagers(seats=requests, limits=TableLimits({WagerKind.T21: KindLimit(1, 5000)}))
+        validated = validate_wagers(seats=requests, limits=TableLimits({BonusKind.T21: KindLimit(1, 5000)}))
     except RuleError as raised:
         error = raised
     if error is not None:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bonus_tie.engine.kinds import WagerKind
+from bonus_tie.engine.kinds import BonusKind
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
 from bonus_tie.engine.resolution import FinalHand, Tie, find_tie, winning_kinds
 from casino.engine.rules import HouseRules
@@ -21,15 +21,15 @@ def tie(player: FinalHand, dealer: FinalHand, hands: int = 1) -> Tie | None:
 @pytest.mark.parametrize(
     ("total", "expected", "kinds"),
     [
-        (17, Tie.T17, {WagerKind.T17, WagerKind.LS}),
-        (18, Tie.T18, {WagerKind.T18, WagerKind.LS}),
-        (19, Tie.T19, {WagerKind.T19, WagerKind.LS}),
-        (20, Tie.T20, {WagerKind.T20, WagerKind.RS}),
-        (21, Tie.T21, {WagerKind.T21, WagerKind.RS}),
+        (17, Tie.T17, {BonusKind.T17, BonusKind.LS}),
+        (18, Tie.T18, {BonusKind.T18, BonusKind.LS}),
+        (19, Tie.T19, {BonusKind.T19, BonusKind.LS}),
+        (20, Tie.T20, {BonusKind.T20, BonusKind.RS}),
+        (21, Tie.T21, {BonusKind.T21, BonusKind.RS}),
     ],
 )
 def test_rule_6_equal_totals_from_17_to_21_tie_and_win_their_straight_up_and_side_bets(
-    total: int, expected: Tie, kinds: set[WagerKind]
+    total: int, expected: Tie, kinds: set[BonusKind]
 ) -> None:
     found = tie(FinalHand(total), FinalHand(total))
     assert found is expected
@@ -49,7 +49,7 @@ def test_rule_6_a_blackjack_never_ties_a_21() -> None:
 
 def test_rule_5_both_blackjack_is_the_blackjack_tie_winning_tbj_and_rs() -> None:
     assert tie(BJ, BJ) is Tie.BLACKJACK
-    assert winning_kinds(Tie.BLACKJACK) == {WagerKind.TBJ, WagerKind.RS}
+    assert winning_kinds(Tie.BLACKJACK) == {BonusKind.TBJ, BonusKind.RS}
 
 
 def test_rule_4_player_blackjack_against_no_dealer_blackjack_loses_all_bonus_wagers() -> None:
@@ -211,9 +211,13 @@ def test_rule_9_doubling_does_not_change_the_bonus_stake() -> None:
 
 def test_a_round_settles_with_the_paytable_it_is_given() -> None:
     from bonus_tie.engine.paytable import DEFAULT_PAYS, Paytable
+    from bonus_tie.engine.tie_bonus import TIE_BONUS
     from casino.engine.settlement import settle
 
     state = act(started("TS TC 8D 8C", wagers(1, 1000, T18=100)), 1, 0, "stand")
-    richer = Paytable(version=2, pays={**DEFAULT_PAYS, WagerKind.T18: 50})
-    assert settle(state, paytable=richer, aggregate_limit_cents=None).lines[1].win_cents == 5000
-    assert settle(state, paytable=DEFAULT_PAYTABLE, aggregate_limit_cents=None).lines[1].win_cents == 4500
+    richer = Paytable(version=2, pays={**DEFAULT_PAYS, BonusKind.T18: 50})
+    assert settle(state, side_bet=TIE_BONUS.on(richer), aggregate_limit_cents=None).lines[1].win_cents == 5000
+    assert (
+        settle(state, side_bet=TIE_BONUS.on(DEFAULT_PAYTABLE), aggregate_limit_cents=None).lines[1].win_cents
+        == 4500
+    )

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bonus_tie.engine.house_edge import tie_probabilities
-from bonus_tie.engine.kinds import WagerKind
+from bonus_tie.engine.kinds import BonusKind
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE, Paytable
 from bonus_tie.engine.rank_counts import Counts
 from bonus_tie.engine.resolution import WINNING_KINDS, Tie
@@ -35,7 +35,7 @@ def shoe(**counts: int) -> Counts:
     return tuple(counts.get(name, 0) for name in names)
 
 
-def single(kind: WagerKind) -> Scenario:
+def single(kind: BonusKind) -> Scenario:
     return Scenario(kind.value, ((kind, MAX_SIDE_STAKE),))
 
 
@@ -182,8 +182,8 @@ def payoffs(scenario: Scenario, paytable: Paytable) -> dict[Tie | None, float]:
 )
 def test_best_play_matches_brute_force(composition: Counts, rules: HouseRules) -> None:
     # Given a tiny shoe without splits, the programme's best play is the exhaustive best play.
-    paytable = Paytable(version=9, pays={**DEFAULT_PAYTABLE.pays, WagerKind.T21: 400, WagerKind.T17: 30})
-    scenarios = (single(WagerKind.T17), single(WagerKind.T21), single(WagerKind.TBJ), default_scenarios()[-1])
+    paytable = Paytable(version=9, pays={**DEFAULT_PAYTABLE.pays, BonusKind.T21: 400, BonusKind.T17: 30})
+    scenarios = (single(BonusKind.T17), single(BonusKind.T21), single(BonusKind.TBJ), default_scenarios()[-1])
 
     report = steering_report(paytable=paytable, rules=rules, composition=composition, scenarios=scenarios)
 
@@ -210,9 +210,9 @@ def test_basic_strategy_value_agrees_with_the_tie_odds() -> None:
 
 def test_a_huge_pay_is_flagged_and_a_small_one_is_not() -> None:
     composition = shoe(A=1, two=2, five=2, six=2, nine=2, T=4)
-    generous = Paytable(version=3, pays={**DEFAULT_PAYTABLE.pays, WagerKind.T21: 5000})
-    stingy = Paytable(version=4, pays={**DEFAULT_PAYTABLE.pays, WagerKind.T21: 1})
-    scenarios = (single(WagerKind.T21),)
+    generous = Paytable(version=3, pays={**DEFAULT_PAYTABLE.pays, BonusKind.T21: 5000})
+    stingy = Paytable(version=4, pays={**DEFAULT_PAYTABLE.pays, BonusKind.T21: 1})
+    scenarios = (single(BonusKind.T21),)
 
     flagged = steering_report(
         paytable=generous, rules=HouseRules(), composition=composition, scenarios=scenarios
@@ -257,14 +257,14 @@ def test_scenarios_respect_the_half_primary_limit() -> None:
     assert all(s.bonus_stake == MAX_SIDE_STAKE for s in default_scenarios()[:-1])
     assert default_scenarios()[-1].bonus_stake == 2 * MAX_SIDE_STAKE
     with pytest.raises(ValueError, match="half the primary"):
-        Scenario("too much", ((WagerKind.T17, 0.3), (WagerKind.LS, 0.3)))
+        Scenario("too much", ((BonusKind.T17, 0.3), (BonusKind.LS, 0.3)))
     with pytest.raises(ValueError, match="half the primary"):
-        Scenario("nothing", ((WagerKind.T17, 0.0),))
+        Scenario("nothing", ((BonusKind.T17, 0.0),))
 
 
 def test_splitting_can_only_help_the_best_play() -> None:
     composition = shoe(A=2, two=2, five=2, seven=3, eight=3, T=5)
-    scenarios = (single(WagerKind.T21), single(WagerKind.T18))
+    scenarios = (single(BonusKind.T21), single(BonusKind.T18))
     with_splits = steering_report(
         paytable=DEFAULT_PAYTABLE, rules=HouseRules(), composition=composition, scenarios=scenarios
     )

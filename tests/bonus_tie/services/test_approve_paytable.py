@@ -6,9 +6,9 @@ from collections.abc import Callable
 import pytest
 
 from bonus_tie.models import PaytableStatus, PaytableVersion
-from casino.errors import ServiceError
+from bonus_tie.selectors import get_paytable_in_force
 from casino.models import StaffProfile
-from casino.selectors import get_current_paytable
+from kernel.errors import ServiceError
 from tests.bonus_tie.conftest import (
     DEFAULT,
     LOW_PAYS,
@@ -48,7 +48,7 @@ def test_compliance_approves_and_the_version_is_in_force(pit_boss: Staff, compli
     assert row.approved_by_id == compliance.user.pk
     assert row.approved_at is not None
     assert row.override_reason == ""
-    current = get_current_paytable()
+    current = get_paytable_in_force()
     assert current is not None
     assert current.version == version
     (event,) = events("bonus_tie.paytable.approved")

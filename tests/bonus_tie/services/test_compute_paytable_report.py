@@ -10,11 +10,11 @@ import pytest
 from bonus_tie import services
 from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.engine.paytable_review import format_review, review_paytable
+from bonus_tie.mappers import paytable_for
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import REPORT_SEED, process_map
 from bonus_tie.tasks import compute_paytable_report
 from casino.engine.rules import DealerRule, HouseRules
-from casino.mappers import paytable_for
 from tests.bonus_tie.conftest import (
     DEFAULT,
     LOW_PAYS,

@@ -7,7 +7,7 @@ import pytest
 
 from bonus_tie import services
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
-from casino.errors import ServiceError
+from kernel.errors import ServiceError
 from tests.bonus_tie.conftest import DEFAULT, LOW_PAYS, Staff, events, propose, state_of_paytables
 
 pytestmark = pytest.mark.django_db
@@ -130,7 +130,7 @@ def test_an_admin_may_propose(staff: Callable[[str], Staff]) -> None:
 def test_the_report_is_enqueued_once_the_proposal_commits(
     pit_boss: Staff, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from casino.celery import app
+    from config.celery import app
 
     sent: list[tuple[str, dict[str, Any]]] = []
     monkeypatch.setattr(app, "send_task", lambda name, kwargs: sent.append((name, kwargs)))

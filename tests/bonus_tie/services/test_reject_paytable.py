@@ -5,7 +5,7 @@ from collections.abc import Callable
 import pytest
 
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
-from casino.errors import ServiceError
+from kernel.errors import ServiceError
 from tests.bonus_tie.conftest import Staff, approve, compute, events, propose, reject, state_of_paytables
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import clear_url_caches
 
-import casino.admin_accounting
-import casino.urls
+import config.urls
 from audit.context import AuditActor
 from casino.models import ChipSlip, LedgerTransaction, MovementKind
 from casino.services import reports
@@ -23,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def admin_urls() -> Iterator[None]:
-    importlib.reload(casino.urls)  # the admin's URLs include pages registered after the first import
+    importlib.reload(config.urls)  # the admin's URLs include pages registered after the first import
     clear_url_caches()
     yield
     clear_url_caches()

@@ -1,4 +1,4 @@
-"""A real Celery worker (a `celery -A casino.celery worker` subprocess, kombu's filesystem broker
+"""A real Celery worker (a `celery -A config.celery worker` subprocess, kombu's filesystem broker
 in a temporary folder, the test database) produces the shift reports from enqueued tasks."""
 
 import datetime as dt
@@ -72,7 +72,7 @@ def _start_worker(tmp_path: Path, broker: Path) -> Worker:
     log = tmp_path / f"worker-{uuid.uuid4().hex[:8]}.log"
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "casino.settings_test",
+        "DJANGO_SETTINGS_MODULE": "config.settings_test",
         "DATABASE_URL": _database_url(),
         "CELERY_BROKER_URL": "filesystem://",
         "CELERY_BROKER_DIR": str(broker),
@@ -83,7 +83,7 @@ def _start_worker(tmp_path: Path, broker: Path) -> Worker:
     with log.open("wb") as out:
         process = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
             [
-                sys.executable, "-m", "celery", "-A", "casino.celery", "worker",
+                sys.executable, "-m", "celery", "-A", "config.celery", "worker",
                 "--pool=solo", "--loglevel=INFO", "--without-gossip", "--without-mingle",
                 "--without-heartbeat", "-n", f"reports-test-{uuid.uuid4().hex[:8]}@%h",
             ],

@@ -289,7 +289,7 @@ def test_a_void_of_a_past_shifts_fill_corrects_that_shift_and_enqueues_its_regen
     produce()
     clock.set(dt.datetime(2026, 11, 20, 15, 30, tzinfo=CASINO_ZONE))  # the swing shift
     sent: list[tuple[str, dict[str, Any]]] = []
-    from casino.celery import app
+    from config.celery import app
 
     monkeypatch.setattr(app, "send_task", lambda name, kwargs: sent.append((name, kwargs)))
 

@@ -139,7 +139,7 @@ def test_the_command_refuses_bad_arguments(args: list[str], message: str) -> Non
     ],
 )
 def test_from_the_shell_a_bad_argument_is_one_line_and_a_non_zero_exit(args: list[str]) -> None:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "casino.settings_test"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test"}
     done = subprocess.run(  # noqa: S603 - our own manage.py
         [sys.executable, "manage.py", "shift_report", *args],
         cwd=settings.BASE_DIR,

@@ -17,15 +17,16 @@ ROUNDS = "/api/v1/rounds/"
 
 
 def new_events(since: int) -> list[AuditEvent]:
-    return list(AuditEvent.objects.filter(seq__gt=since).order_by("seq"))
+    """Events of every chain recorded after event id `since`, in id order."""
+    return list(AuditEvent.objects.filter(id__gt=since).order_by("id"))
 
 
-def last_seq() -> int:
-    return AuditEvent.objects.order_by("-seq").values_list("seq", flat=True).first() or 0
+def last_id() -> int:
+    return AuditEvent.objects.order_by("-id").values_list("id", flat=True).first() or 0
 
 
 def step(client: APIClient, url: str, body: dict[str, Any] | None = None) -> tuple[Any, list[AuditEvent]]:
-    before = last_seq()
+    before = last_id()
     response = post(client, url, body)
     return response, new_events(before)
 
@@ -68,7 +69,7 @@ def test_each_change_writes_one_event_naming_terminal_dealer_and_request(
 def test_a_replay_writes_no_event(table: TableActors) -> None:
     key = str(uuid.uuid4())
     post(table.terminal, "/api/v1/shoes/", {"mode": "reported"}, key=key)
-    before = last_seq()
+    before = last_id()
 
     replayed = post(table.terminal, "/api/v1/shoes/", {"mode": "reported"}, key=key)
 
@@ -78,7 +79,7 @@ def test_a_replay_writes_no_event(table: TableActors) -> None:
 
 def test_a_refused_request_writes_no_change_event(table: TableActors) -> None:
     post(table.terminal, "/api/v1/shoes/", {"mode": "reported"})
-    before = last_seq()
+    before = last_id()
 
     refused = post(
         table.terminal, ROUNDS, {"seats": [{"seat": 1, "wagers": [{"kind": "LS", "amount_cents": 100}]}]}
@@ -117,7 +118,7 @@ def test_security_refusals_are_recorded_even_though_the_request_rolled_back(
         ROUNDS,
         {"seats": [{"seat": 1, "wagers": [{"kind": "primary", "amount_cents": 1_000}]}]},
     ).json()
-    before = last_seq()
+    before = last_id()
 
     other_table = post(mine.terminal, f"{ROUNDS}{theirs['id']}/cards/", {"card": "5S"})
     bad_pin = post(

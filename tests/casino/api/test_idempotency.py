@@ -6,8 +6,9 @@ import psycopg
 import pytest
 from django.db import connection
 
-from casino.api.idempotency import _lock_id
-from casino.models import IdempotencyRecord, LedgerTransaction, Round
+from casino.models import LedgerTransaction, Round
+from kernel.idempotency import _lock_id
+from kernel.models import IdempotencyRecord
 from tests.conftest import TableActors, post
 
 ROUNDS = "/api/v1/rounds/"

@@ -12,7 +12,7 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from casino.wsgi import application
+from config.wsgi import application
 from tests.conftest import TableActors, post
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", application)

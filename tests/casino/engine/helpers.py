@@ -1,18 +1,19 @@
 """Small builders for engine example tests: wagers, scripted deals and actions."""
 
-from bonus_tie.engine.kinds import WagerKind
-from bonus_tie.engine.limits import SeatWagers
+from bonus_tie.engine.kinds import BonusKind
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
+from bonus_tie.engine.tie_bonus import TIE_BONUS
 from casino.engine.cards import Card, parse_card
 from casino.engine.round import Action, RoundState, apply_action, apply_card, open_round
 from casino.engine.rules import HouseRules
 from casino.engine.settlement import Line, Settlement, settle
+from casino.engine.wagers import SeatWagers
 
 
 def wagers(seat: int, primary: int = 1000, **bonus: int) -> SeatWagers:
     """`wagers(2, 1000, T18=100, RS=200)`."""
     return SeatWagers(
-        seat=seat, primary_cents=primary, bonus_cents={WagerKind(k): v for k, v in bonus.items()}
+        seat=seat, primary_cents=primary, bonus_cents={BonusKind(k): v for k, v in bonus.items()}
     )
 
 
@@ -41,11 +42,11 @@ def act(state: RoundState, seat: int, hand: int, action: str, amount_cents: int 
 
 
 def settled(state: RoundState, *, limit: int | None = None) -> Settlement:
-    return settle(state, paytable=DEFAULT_PAYTABLE, aggregate_limit_cents=limit)
+    return settle(state, side_bet=TIE_BONUS.on(DEFAULT_PAYTABLE), aggregate_limit_cents=limit)
 
 
 def line(settlement: Settlement, seat: int, kind: str, hand: int = 0) -> Line:
-    found = [x for x in settlement.lines if x.seat == seat and x.kind == WagerKind(kind) and x.hand == hand]
+    found = [x for x in settlement.lines if x.seat == seat and x.kind == kind and x.hand == hand]
     assert len(found) == 1, found
     return found[0]
 

@@ -1,6 +1,15 @@
 import pytest
 
-from casino.engine.hands import hand_total, is_blackjack, is_bust, is_soft, total_and_soft
+from casino.engine.cards import ALL_CARDS, Card
+from casino.engine.hands import (
+    FinalHand,
+    hand_total,
+    is_blackjack,
+    is_bust,
+    is_natural,
+    is_soft,
+    total_and_soft,
+)
 from tests.casino.engine.helpers import cards
 
 
@@ -50,3 +59,25 @@ def test_a_split_hand_is_never_blackjack() -> None:
 @pytest.mark.parametrize(("text", "bust"), [("TS 6H 6D", True), ("TS 6H 5D", False), ("AS AH TD KC", True)])
 def test_over_21_is_bust(text: str, bust: bool) -> None:
     assert is_bust(cards(text)) is bust
+
+
+@pytest.mark.parametrize(
+    ("cards_held", "total", "from_split", "natural"),
+    [(2, 21, False, True), (2, 21, True, False), (3, 21, False, False), (2, 20, False, False),
+     (1, 21, False, False), (2, 22, False, False)],
+)  # fmt: skip
+def test_is_natural_is_two_cards_worth_21_from_no_split(
+    cards_held: int, total: int, from_split: bool, natural: bool
+) -> None:
+    assert is_natural(cards=cards_held, total=total, from_split=from_split) is natural
+
+
+@pytest.mark.parametrize("first", ALL_CARDS[::4])  # one card of each rank
+def test_two_cards_are_a_blackjack_exactly_when_they_are_an_ace_and_a_ten_value_card(first: Card) -> None:
+    for second in ALL_CARDS:
+        expected = {first.value, second.value} == {1, 10}
+        assert is_blackjack((first, second)) is expected
+
+
+def test_a_final_hand_busts_over_21() -> None:
+    assert (FinalHand(total=21).bust, FinalHand(total=22).bust) == (False, True)

@@ -4,9 +4,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from bonus_tie.engine.kinds import BONUS_KINDS, WagerKind
-from bonus_tie.engine.limits import SeatWagers
+from bonus_tie.engine.kinds import BONUS_KINDS, BonusKind
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
+from bonus_tie.engine.tie_bonus import TIE_BONUS
 from casino.engine import money
 from casino.engine.errors import RuleError
 from casino.engine.hands import total_and_soft
@@ -33,6 +33,7 @@ from casino.engine.round import (
 from casino.engine.rules import INSURANCE_PAYS, DealerRule, HouseRules
 from casino.engine.settlement import Result, Settlement, settle
 from casino.engine.shoe import Shoe, new_shoe
+from casino.engine.wagers import SeatWagers, WagerKind
 from tests.strategies import PlayedRound, house_rules, played_rounds, round_seats, seeded_rounds, shoe_cards
 
 # Hypothesis draws cost ~0.2 ms each here, so the fully shrinkable rounds run a few hundred times and
@@ -41,6 +42,7 @@ SHRINKABLE_ROUNDS = settings(max_examples=300, deadline=None, suppress_health_ch
 SEEDED_ROUNDS = settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEWER_ROUNDS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FINISHED = (HandStatus.BUST, HandStatus.SURRENDERED, HandStatus.BLACKJACK)
+TIE_BONUS_V1 = TIE_BONUS.on(DEFAULT_PAYTABLE)
 
 
 def check_settlement(state: RoundState, result: Settlement) -> None:
@@ -57,6 +59,7 @@ def check_settlement(state: RoundState, result: Settlement) -> None:
         elif line.kind is WagerKind.INSURANCE:
             most = money.pay_odds(stake, INSURANCE_PAYS)
         else:
+            assert isinstance(line.kind, BonusKind)
             most = money.pay_to_one(stake, DEFAULT_PAYTABLE.pays_to_one(line.kind))
         assert 0 <= line.win_cents <= most
         assert line.paid_cents <= stake + most
@@ -105,13 +108,13 @@ def check_whole_round(played: PlayedRound, data: st.DataObject) -> None:
     assert needs(state) == SettleNeed()
     check_final_round(state)
     # wagered = paid + house net, and no line pays more than stake * odds + stake
-    result = settle(state, paytable=DEFAULT_PAYTABLE, aggregate_limit_cents=None)
+    result = settle(state, side_bet=TIE_BONUS_V1, aggregate_limit_cents=None)
     check_settlement(state, result)
     # with an aggregate limit below the bonus winnings, they sum to exactly the limit
     bonus_won = sum(line.win_cents for line in result.lines if line.kind in BONUS_KINDS)
     if bonus_won:
         limit = data.draw(st.integers(0, bonus_won - 1), label="limit")
-        limited = settle(state, paytable=DEFAULT_PAYTABLE, aggregate_limit_cents=limit)
+        limited = settle(state, side_bet=TIE_BONUS_V1, aggregate_limit_cents=limit)
         check_settlement(state, limited)
         assert sum(line.win_cents for line in limited.lines if line.kind in BONUS_KINDS) == limit
         assert (limited.aggregate_limit_applied, limited.aggregate_reduction_cents) == (
@@ -170,7 +173,7 @@ def test_the_shoe_gives_up_exactly_the_cards_dealt_and_never_goes_negative(playe
 @FEWER_ROUNDS
 @given(played=seeded_rounds())
 def test_bonus_wagers_of_a_seat_that_split_more_than_once_always_lose(played: PlayedRound) -> None:
-    result = settle(played.final, paytable=DEFAULT_PAYTABLE, aggregate_limit_cents=None)
+    result = settle(played.final, side_bet=TIE_BONUS_V1, aggregate_limit_cents=None)
     for seat in played.final.seats:
         if len(seat.hands) >= 3 or seat.hands[0].status is HandStatus.SURRENDERED:
             lines = [x for x in result.lines if x.seat == seat.seat and x.kind in BONUS_KINDS]
@@ -252,9 +255,7 @@ class RoundMachine(RuleBasedStateMachine):
     @rule()
     def settle_the_round(self) -> None:
         check_final_round(self.state)
-        check_settlement(
-            self.state, settle(self.state, paytable=DEFAULT_PAYTABLE, aggregate_limit_cents=None)
-        )
+        check_settlement(self.state, settle(self.state, side_bet=TIE_BONUS_V1, aggregate_limit_cents=None))
         self.state = mark_settled(self.state)
 
     @precondition(lambda self: self.state.phase is RoundPhase.SETTLED)

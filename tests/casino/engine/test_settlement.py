@@ -3,6 +3,7 @@
 import pytest
 
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
+from bonus_tie.engine.tie_bonus import TIE_BONUS
 from casino.engine.money import InvalidAmountError
 from casino.engine.round import RoundClosedError, mark_settled, staked_cents
 from casino.engine.rules import BLACKJACK_6_TO_5, HouseRules
@@ -111,20 +112,20 @@ def test_each_split_hand_has_its_own_primary_line() -> None:
 def test_settle_is_refused_before_the_round_is_ready() -> None:
     state = started("TS 7C 9H TD", wagers(1))
     with pytest.raises(NotReadyToSettleError) as raised:
-        settle(state, paytable=DEFAULT_PAYTABLE, aggregate_limit_cents=None)
+        settle(state, side_bet=TIE_BONUS.on(DEFAULT_PAYTABLE), aggregate_limit_cents=None)
     assert raised.value.code == "not_ready_to_settle"
 
 
 def test_settle_is_refused_once_settled() -> None:
     state = mark_settled(act(started("TS 7C 9H TD", wagers(1)), 1, 0, "stand"))
     with pytest.raises(NotReadyToSettleError):
-        settle(state, paytable=DEFAULT_PAYTABLE, aggregate_limit_cents=None)
+        settle(state, side_bet=TIE_BONUS.on(DEFAULT_PAYTABLE), aggregate_limit_cents=None)
 
 
 def test_the_aggregate_limit_must_be_int_cents() -> None:
     state = act(started("TS 7C 9H TD", wagers(1)), 1, 0, "stand")
     with pytest.raises(InvalidAmountError):
-        settle(state, paytable=DEFAULT_PAYTABLE, aggregate_limit_cents=-1)
+        settle(state, side_bet=TIE_BONUS.on(DEFAULT_PAYTABLE), aggregate_limit_cents=-1)
 
 
 def test_the_settlement_has_the_api_shape_and_house_net_is_wagered_minus_paid() -> None:

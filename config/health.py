@@ -4,7 +4,7 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
-from casino.celery import app as celery_app
+from config.celery import app as celery_app
 
 
 def _database_ok() -> tuple[bool, str]:

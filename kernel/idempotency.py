@@ -4,7 +4,9 @@ The key, the change and the stored response commit in one transaction, so a
 request either happened once with its response saved, or did not happen at
 all (Brandur Leach's one-request-one-transaction model). A transaction-scoped
 advisory lock on (sender, key) makes a twin that arrives while the first is
-still running answer 409 at once instead of queueing behind it.
+still running answer 409 at once instead of queueing behind it. Taking that lock
+and reading a stored answer is one statement (`idempotency_claim`, migration
+kernel 0002).
 """
 
 import functools
@@ -19,13 +21,29 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino.api.problems import ProblemError
-from casino.models import IdempotencyRecord
+from kernel.models import IdempotencyRecord
+from kernel.problems import ProblemError
+from kernel.rows import Insert
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
 
 Handler = Callable[..., Response]
+
+
+@functools.cache
+def _insert_record() -> Insert[IdempotencyRecord]:
+    fields = (
+        "scope",
+        "key",
+        "method",
+        "path",
+        "request_hash",
+        "response_status",
+        "response_body",
+        "created_at",
+    )
+    return Insert(IdempotencyRecord, fields)
 
 
 def _fingerprint(request: Request) -> str:
@@ -63,38 +81,40 @@ def idempotent(handler: Handler) -> Handler:
         scope = request.user.scope  # type: ignore[union-attr]  # authenticated by then: a Principal
         with transaction.atomic(durable=True):
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [_lock_id(scope, key)])
-                (acquired,) = cursor.fetchone()
+                cursor.execute(
+                    "SELECT * FROM idempotency_claim(%s, %s, %s)", [_lock_id(scope, key), scope, key]
+                )
+                acquired, stored_hash, stored_status, stored_body = cursor.fetchone()
             if not acquired:
                 raise ProblemError(
                     status_code=409,
                     code="request_in_progress",
                     detail="A request with this Idempotency-Key is still being processed; retry shortly.",
                 )
-            record = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
-            if record is not None:
-                if record.request_hash != fingerprint:
+            if stored_hash is not None:
+                if stored_hash != fingerprint:
                     raise ProblemError(
                         status_code=422,
                         code="idempotency_key_reused",
                         detail="This Idempotency-Key was already used with a different request.",
                     )
-                return Response(
-                    record.response_body,
-                    status=record.response_status,
-                    headers={"Idempotent-Replayed": "true"},
-                )
+                body = json.loads(stored_body) if isinstance(stored_body, str) else stored_body
+                return Response(body, status=stored_status, headers={"Idempotent-Replayed": "true"})
             response = handler(view, request, *args, **kwargs)
-            IdempotencyRecord.objects.create(
-                scope=scope,
-                key=key,
-                method=request.method or "POST",
-                path=request.path[:255],
-                request_hash=fingerprint,
-                response_status=response.status_code,
-                # Stored as rendered, so a replay returns byte-for-byte what the first answer said.
-                response_body=json.loads(JSONRenderer().render(response.data)),
-                created_at=timezone.now(),
+            _insert_record().run(
+                [
+                    (
+                        scope,
+                        key,
+                        request.method or "POST",
+                        request.path[:255],
+                        fingerprint,
+                        response.status_code,
+                        # Stored as rendered, so a replay returns byte-for-byte what the first answer said.
+                        json.loads(JSONRenderer().render(response.data)),
+                        timezone.now(),
+                    )
+                ]
             )
             return response
 

@@ -3,7 +3,7 @@ from typing import Any
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")

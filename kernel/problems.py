@@ -6,14 +6,16 @@ errors and anything unexpected. Nothing reaches Django's HTML 500 page.
 """
 
 import logging
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import csrf, defaults
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.response import Response
+
+from kernel.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 
@@ -33,8 +35,28 @@ _CODES_BY_EXCEPTION: list[tuple[type[exceptions.APIException], str]] = [
 ]
 
 
-# Rule errors are 422, except where API.md names another status.
-RULE_ERROR_STATUS = {"not_ready_to_settle": 409}
+class CodedError(Protocol):
+    """What an app's own errors carry to be rendered: a stable code, a sentence, maybe a field."""
+
+    code: str
+    detail: str
+    field: str | None
+
+
+# The apps register their own error types and who listens to refusals (their AppConfig.ready),
+# so the kernel knows no game and no audit trail.
+_coded_errors: list[tuple[type[Exception], Callable[[Any], int]]] = []
+_refusal_listeners: list[Callable[[Response, dict[str, Any]], None]] = []
+
+
+def render_errors_of(error_type: type[Exception], *, status_of: Callable[[Any], int]) -> None:
+    """Render `error_type` (a `CodedError`) as problem+json with the status `status_of` gives."""
+    _coded_errors.append((error_type, status_of))
+
+
+def on_refusal(listener: Callable[[Response, dict[str, Any]], None]) -> None:
+    """Call `listener(response, context)` for every 401 and 403 the API answers."""
+    _refusal_listeners.append(listener)
 
 
 class ProblemError(exceptions.APIException):
@@ -105,32 +127,11 @@ def _flatten(detail: Any, field: str = "") -> Iterator[dict[str, str]]:
         yield {"field": field, "code": str(code), "message": str(detail)}
 
 
-def _record_security_refusal(response: Response, context: dict[str, Any]) -> None:
-    """401 and 403 answers are security events: they are written to the audit trail in their
-    own transaction, so they survive the refused request's rollback."""
-    from django.utils import timezone
-
-    from audit.context import actor_from_principal
-    from audit.services import record_rejection
-
-    request = context.get("request")
-    if request is None:
-        return
-    principal = getattr(request, "_user", None)  # never re-run authentication here
-    terminal = getattr(principal, "terminal", None)
-    record_rejection(
-        event_type=f"security.{response.data['code']}",
-        actor=actor_from_principal(principal) if principal is not None else None,
-        table_id=terminal.table_id if terminal is not None else None,
-        detail=f"{request.method} {request.path}: {response.data['detail']}"[:1000],
-        occurred_at=timezone.now(),
-    )
-
-
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     response = _problem_for(exc, context)
     if response.status_code in (401, 403):
-        _record_security_refusal(response, context)
+        for listener in _refusal_listeners:
+            listener(response, context)
     return response
 
 
@@ -171,9 +172,6 @@ def _problem_for(exc: Exception, context: dict[str, Any]) -> Response:
         )
         return problem(status_code=exc.status_code, code=code, detail=str(detail), headers=headers)
 
-    from casino.engine.errors import RuleError
-    from casino.errors import ServiceError
-
     if isinstance(exc, ServiceError):
         service_headers = {"WWW-Authenticate": "Token"} if exc.status == 401 else None
         return problem(
@@ -184,13 +182,15 @@ def _problem_for(exc: Exception, context: dict[str, Any]) -> Response:
             headers=service_headers,
         )
 
-    if isinstance(exc, RuleError):
-        return problem(
-            status_code=RULE_ERROR_STATUS.get(exc.code, status.HTTP_422_UNPROCESSABLE_ENTITY),
-            code=exc.code,
-            detail=exc.detail,
-            errors=[{"field": exc.field or "", "code": exc.code, "message": exc.detail}],
-        )
+    for error_type, status_of in _coded_errors:
+        if isinstance(exc, error_type):
+            coded: CodedError = exc  # type: ignore[assignment]
+            return problem(
+                status_code=status_of(coded),
+                code=coded.code,
+                detail=coded.detail,
+                errors=[{"field": coded.field or "", "code": coded.code, "message": coded.detail}],
+            )
 
     logger.exception("unexpected error in %s", context.get("view"))
     return problem(

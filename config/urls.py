@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from casino.health import healthz
+from config.health import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
@@ -15,7 +15,7 @@ urlpatterns = [
     path("api/v1/", include("casino.api.urls")),
 ]
 
-handler400 = "casino.api.problems.bad_request"
-handler403 = "casino.api.problems.permission_denied"
-handler404 = "casino.api.problems.not_found"
-handler500 = "casino.api.problems.server_error"
+handler400 = "kernel.problems.bad_request"
+handler403 = "kernel.problems.permission_denied"
+handler404 = "kernel.problems.not_found"
+handler500 = "kernel.problems.server_error"

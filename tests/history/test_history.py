@@ -1,12 +1,18 @@
 """Configuration changes are captured by triggers: bulk and raw SQL too, never secrets."""
 
+import pghistory
+import pgtrigger
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test import RequestFactory
 
 from audit.middleware import RequestContextMiddleware
-from audit.models import (
+from bonus_tie.models import PaytableVersion
+from casino.api.authentication import Principal
+from casino.models import StaffProfile, Table, TableLimit
+from history.models import (
+    HISTORY_MODELS,
     DealerHistory,
     PaytableVersionHistory,
     StaffProfileHistory,
@@ -16,10 +22,31 @@ from audit.models import (
     TerminalHistory,
     UserHistory,
 )
-from bonus_tie.models import PaytableVersion
-from casino.api.authentication import Principal
-from casino.models import StaffProfile, Table, TableLimit
 from tests.audit.conftest import make_staff, make_table, make_terminal
+
+
+@pytest.mark.django_db
+def test_the_history_triggers_are_exactly_this_apps() -> None:
+    """After the move from `audit`, one set of triggers per tracked table: the history app's."""
+    expected = {
+        (model._meta.db_table, trigger.get_pgid(model))
+        for model, trigger in pgtrigger.registered()
+        if model._meta.app_label == "history"
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname, t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+            "WHERE t.tgname LIKE 'pgtrigger_%%' AND NOT t.tgisinternal"
+        )
+        installed = set(cursor.fetchall())
+        cursor.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'pgtrigger\\_%%'")
+        (functions,) = cursor.fetchone()
+
+    assert len(expected) == 28
+    assert {pgid for _, pgid in expected} == {pgid for _, pgid in installed}
+    assert functions == len(expected)  # the old triggers' functions are gone too
+    assert all(model._meta.db_table.startswith("audit_") for model in HISTORY_MODELS)
+    assert pghistory  # the tracking library in use
 
 
 @pytest.mark.django_db
@@ -142,7 +169,13 @@ def test_changes_made_in_a_request_carry_its_context() -> None:
     request = RequestFactory().post(
         "/api/v1/tables/", HTTP_X_REQUEST_ID="req-42", HTTP_IDEMPOTENCY_KEY="idem-1", REMOTE_ADDR="10.2.3.4"
     )
-    response = RequestContextMiddleware(view)(request)
+
+    def handler(request):  # as Django's handler runs it: process_view just before the view
+        middleware.process_view(request, view)
+        return view(request)
+
+    middleware = RequestContextMiddleware(handler)
+    response = middleware(request)
 
     assert response["X-Request-ID"] == "req-42"
     change = TableHistory.objects.get(pgh_obj_id=table.pk, pgh_label="update")

@@ -1,0 +1,26 @@
+"""Gunicorn settings for the web server (`gunicorn -c config/gunicorn.py config.wsgi`).
+
+A request spends about half its time waiting for PostgreSQL, so each worker
+process runs a few threads (gthread): the processes use the cores, the threads
+fill the database waits. Every thread keeps its own persistent database
+connection (`DJANGO_CONN_MAX_AGE`), so workers x threads must stay below the
+server's `max_connections`, with room for Celery and the operators. Terminals
+keep their connection open between calls (keep-alive), which saves a TCP and
+TLS handshake per call behind a load balancer.
+
+Production: one worker per core plus one, 4 threads each, behind a reverse proxy
+or load balancer that terminates TLS; scale out by adding hosts, which share
+nothing but PostgreSQL.
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
+threads = int(os.environ.get("WEB_THREADS", "4"))
+worker_class = "gthread"
+keepalive = int(os.environ.get("WEB_KEEPALIVE_SECONDS", "30"))
+timeout = 30
+graceful_timeout = 20
+accesslog = os.environ.get("WEB_ACCESS_LOG", "-") or None

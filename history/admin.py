@@ -1,0 +1,41 @@
+"""Read-only admin for the configuration history, shown to whoever may read the audit trail."""
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from audit.admin import ReadOnlyAuditAdmin
+from history.models import HISTORY_MODELS
+
+
+class HistoryAdmin(ReadOnlyAuditAdmin):
+    list_display = ("pgh_created_at", "pgh_label", "pgh_obj_id", "request_id", "changed_by")
+    list_filter = ("pgh_label",)
+    search_fields = ("pgh_obj_id",)  # handled below: the id of the changed row
+    search_help_text = "The id of the changed row."
+    ordering = ("-pgh_id",)
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        if not term.isdigit():
+            return queryset.none(), False
+        return queryset.filter(pgh_obj_id=int(term)), False
+
+    @admin.display(description="request id")
+    def request_id(self, event: Any) -> str:
+        return str((event.pgh_context or {}).get("request_id", ""))
+
+    @admin.display(description="by")
+    def changed_by(self, event: Any) -> str:
+        context = event.pgh_context or {}
+        return str(context.get("username") or context.get("terminal_name") or "")
+
+
+for _history_model in HISTORY_MODELS:
+    admin.site.register(_history_model, HistoryAdmin)

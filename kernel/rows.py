@@ -1,0 +1,99 @@
+"""Model instances from a hand-written SELECT, for the few queries every terminal call runs.
+
+Compiling an ORM query with joins costs more CPU than PostgreSQL spends running
+it, and a terminal call runs two of them (who is calling; lock the round). For
+those, the SQL is written once from the models' metadata (`Columns`) and each
+row is turned back into instances the way the ORM would (`Columns.build`), so
+the rest of the code sees ordinary model instances.
+"""
+
+from collections.abc import Sequence
+from typing import Any, Generic, TypeVar
+
+from django.db import connection
+from django.db.models import Field, Model
+
+M = TypeVar("M", bound=Model)
+
+
+class Columns(Generic[M]):
+    """Every concrete column of a model under a table alias, in a fixed order."""
+
+    def __init__(self, model: type[M], alias: str) -> None:
+        self.model = model
+        self.alias = alias
+        self.fields: list[Field[Any, Any]] = list(model._meta.concrete_fields)
+        self.attnames = [field.attname for field in self.fields]
+        self._converters = [
+            (position, field) for position, field in enumerate(self.fields) if hasattr(field, "from_db_value")
+        ]
+
+    @property
+    def table(self) -> str:
+        return f'"{self.model._meta.db_table}" AS "{self.alias}"'
+
+    @property
+    def sql(self) -> str:
+        return ", ".join(f'"{self.alias}"."{field.column}"' for field in self.fields)
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def build(self, values: Sequence[Any]) -> M | None:
+        """The instance a row's slice of values describes; None for a LEFT JOIN that found none."""
+        if values[0] is None:
+            return None
+        values = list(values)
+        for position, field in self._converters:
+            values[position] = field.from_db_value(values[position], None, connection)
+        return self.model.from_db(connection.alias, self.attnames, values)
+
+
+def split_row(row: Sequence[Any], *parts: Columns[Any]) -> list[Any]:
+    """One instance (or None) per `Columns`, from a row that selected them in that order."""
+    built, start = [], 0
+    for part in parts:
+        built.append(part.build(row[start : start + len(part)]))
+        start += len(part)
+    return built
+
+
+class Insert(Generic[M]):
+    """An INSERT of some fields of a model, any number of rows in one statement."""
+
+    def __init__(self, model: type[M], fields: Sequence[str], *, returning_pk: bool = False) -> None:
+        self.fields = [model._meta.get_field(name) for name in fields]
+        self._returning = f' RETURNING "{model._meta.pk.column}"' if returning_pk else ""
+        columns = ", ".join(f'"{field.column}"' for field in self.fields)  # type: ignore[union-attr]
+        self._head = f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES '  # noqa: S608  (model metadata only)
+        self._row = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
+
+    def run(self, rows: Sequence[Sequence[Any]]) -> list[Any]:
+        """Insert the rows; their primary keys, in order, if the statement returns them."""
+        if not rows:
+            return []
+        params = [
+            field.get_db_prep_save(value, connection)  # type: ignore[union-attr]
+            for row in rows
+            for field, value in zip(self.fields, row, strict=True)
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(self._head + ", ".join([self._row] * len(rows)) + self._returning, params)
+            return [pk for (pk,) in cursor.fetchall()] if self._returning else []
+
+
+class Update(Generic[M]):
+    """An UPDATE of some fields of one row of a model, by primary key."""
+
+    def __init__(self, model: type[M], fields: Sequence[str]) -> None:
+        self.fields = [model._meta.get_field(name) for name in fields]
+        assignments = ", ".join(f'"{field.column}" = %s' for field in self.fields)  # type: ignore[union-attr]
+        self._sql = f'UPDATE "{model._meta.db_table}" SET {assignments} WHERE "{model._meta.pk.column}" = %s'  # noqa: S608
+
+    def run(self, pk: Any, values: Sequence[Any]) -> None:
+        params = [
+            field.get_db_prep_save(value, connection)  # type: ignore[union-attr]
+            for field, value in zip(self.fields, values, strict=True)
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(self._sql, [*params, pk])
