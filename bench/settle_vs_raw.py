@@ -805,7 +805,9 @@ def run(
         report(args, api_side, raw_side, events / prepared_rounds, prep_time, prep_calls, prepared_rounds)
         if traced:
             packages = sorted({name.split(".")[0] for name in traced})
-            print(f"\na settle request runs code in {len(traced)} of the project's modules ({', '.join(packages)}):")
+            print(
+                f"\na settle request runs code in {len(traced)} of the project's modules ({', '.join(packages)}):"
+            )
             print("  " + " ".join(traced))
         verify = getattr(_optional_module("audit.services"), "verify_chain", None)
         if verify is not None:
