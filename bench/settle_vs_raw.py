@@ -683,9 +683,9 @@ def _api_settle(seat: Seat, prepared: Prepared) -> Callable[[], None]:
 
 
 def project_modules_of(run: Callable[[], None], project: Path) -> list[str]:
-    """The project's modules (outside its virtualenv) whose code runs during `run()`."""
+    """The project's modules (not its virtualenv, not this bench) whose code runs during `run()`."""
     seen: set[str] = set()
-    venv = project / ".venv"
+    venv, bench = project / ".venv", project / "bench"
 
     def profile(frame: Any, event: str, arg: Any) -> None:
         if event == "call":
@@ -699,7 +699,8 @@ def project_modules_of(run: Callable[[], None], project: Path) -> list[str]:
     modules = []
     for filename in seen:
         path = Path(filename)
-        if path.is_relative_to(project) and not path.is_relative_to(venv) and path.suffix == ".py":
+        outside = path.is_relative_to(venv) or path.is_relative_to(bench)
+        if path.is_relative_to(project) and not outside and path.suffix == ".py":
             modules.append(".".join(path.relative_to(project).with_suffix("").parts))
     return sorted(modules)
 

@@ -1,6 +1,7 @@
 """Reads (STYLE.md §6): querysets for lists, engine snapshots for services and views."""
 
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,9 +94,9 @@ def players_of(round_: Round) -> dict[int, str]:
 
 def shoe_in_play(shoe: Shoe, *, penetration_percent: int) -> ShoeInPlay:
     dealt: list[Card] = [parse_card(text) for text in shoe.dealt]
-    upcoming: list[Card] | None = None
+    upcoming: Iterator[Card] | None = None
     if shoe.mode == ShoeMode.ELECTRONIC and shoe.order is not None:
-        upcoming = [parse_card(text) for text in shoe.order[len(dealt) :]]
+        upcoming = map(parse_card, itertools.islice(shoe.order, len(dealt), None))
     return ShoeInPlay(
         shoe=shoe_after(decks=shoe.decks, dealt=dealt),
         penetration_percent=penetration_percent,

@@ -1,19 +1,50 @@
-"""Model instances from a hand-written SELECT, for the few queries every terminal call runs.
+"""Prewritten statements for the few queries every terminal call runs.
 
 Compiling an ORM query with joins costs more CPU than PostgreSQL spends running
 it, and a terminal call runs two of them (who is calling; lock the round). For
 those, the SQL is written once from the models' metadata (`Columns`) and each
 row is turned back into instances the way the ORM would (`Columns.build`), so
-the rest of the code sees ordinary model instances.
+the rest of the code sees ordinary model instances. `Insert` and `Update` write
+the same way.
 """
 
+import functools
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
-from django.db import connection
+from django.db import connection, models
 from django.db.models import Field, Model
 
 M = TypeVar("M", bound=Model)
+
+
+# Fields whose Python values psycopg sends as they are: preparing them for the database is a
+# no-op that costs a few calls per value (integers, text, booleans, keys, aware datetimes).
+_SENT_AS_IS = (
+    models.IntegerField,
+    models.CharField,
+    models.TextField,
+    models.BooleanField,
+    models.ForeignKey,
+    models.DateTimeField,
+)
+
+
+def _preparers(fields: Sequence[Any]) -> list[Any]:
+    """Per field, what turns a value into its database form (None: the value as it is)."""
+    return [
+        None if isinstance(field, _SENT_AS_IS) else functools.partial(_prepare, field) for field in fields
+    ]
+
+
+def _prepare(field: Any, value: Any) -> Any:
+    return field.get_db_prep_save(value, connection)
+
+
+def _prepared(preparers: Sequence[Any], values: Sequence[Any]) -> list[Any]:
+    return [
+        value if prepare is None else prepare(value) for prepare, value in zip(preparers, values, strict=True)
+    ]
 
 
 class Columns(Generic[M]):
@@ -67,16 +98,13 @@ class Insert(Generic[M]):
         columns = ", ".join(f'"{field.column}"' for field in self.fields)  # type: ignore[union-attr]
         self._head = f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES '  # noqa: S608  (model metadata only)
         self._row = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
+        self._preparers = _preparers(self.fields)
 
     def run(self, rows: Sequence[Sequence[Any]]) -> list[Any]:
         """Insert the rows; their primary keys, in order, if the statement returns them."""
         if not rows:
             return []
-        params = [
-            field.get_db_prep_save(value, connection)  # type: ignore[union-attr]
-            for row in rows
-            for field, value in zip(self.fields, row, strict=True)
-        ]
+        params = [value for row in rows for value in _prepared(self._preparers, row)]
         with connection.cursor() as cursor:
             cursor.execute(self._head + ", ".join([self._row] * len(rows)) + self._returning, params)
             return [pk for (pk,) in cursor.fetchall()] if self._returning else []
@@ -89,11 +117,9 @@ class Update(Generic[M]):
         self.fields = [model._meta.get_field(name) for name in fields]
         assignments = ", ".join(f'"{field.column}" = %s' for field in self.fields)  # type: ignore[union-attr]
         self._sql = f'UPDATE "{model._meta.db_table}" SET {assignments} WHERE "{model._meta.pk.column}" = %s'  # noqa: S608
+        self._preparers = _preparers(self.fields)
 
     def run(self, pk: Any, values: Sequence[Any]) -> None:
-        params = [
-            field.get_db_prep_save(value, connection)  # type: ignore[union-attr]
-            for field, value in zip(self.fields, values, strict=True)
-        ]
+        params = _prepared(self._preparers, values)
         with connection.cursor() as cursor:
             cursor.execute(self._sql, [*params, pk])

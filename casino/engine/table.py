@@ -8,7 +8,7 @@ added and the hand it belongs to, whether the cut card came out, whether the
 shoe closes). The caller stores the step; it decides nothing about the game.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from casino.engine import round as rounds
@@ -26,11 +26,12 @@ class ElectronicShoeDealsError(rounds.NoCardExpectedError):
 @dataclass(frozen=True, slots=True)
 class ShoeInPlay:
     """The shoe a round is dealt from: what is left in it and, for an electronic shoe, the
-    cards still to come in their committed order (`None` for a reported shoe)."""
+    cards still to come in their committed order (`None` for a reported shoe), read only as
+    far as the round draws them."""
 
     shoe: Shoe
     penetration_percent: int
-    upcoming: Sequence[Card] | None = None
+    upcoming: Iterable[Card] | None = None
 
     @property
     def electronic(self) -> bool:
