@@ -8,12 +8,22 @@ of one request are taken by one statement where they can be, so a round
 change costs one round trip to lock what it changes.
 """
 
-from typing import cast
+from typing import Any, NamedTuple, cast
 
 from django.db import OperationalError, connection
 from django.db.models import Exists, Model, OuterRef
 
-from casino.models import OPEN_ROUND_STATES, ChipSlip, Round, Shoe, SlipKind, Table, Terminal
+from casino.models import (
+    EVENT_COLUMNS,
+    OPEN_ROUND_STATES,
+    ChipSlip,
+    Round,
+    RoundEvent,
+    Shoe,
+    SlipKind,
+    Table,
+    Terminal,
+)
 from kernel.errors import ConflictError, ForbiddenError, NotFoundError
 from kernel.rows import Columns, split_row
 
@@ -86,6 +96,11 @@ def lock_table_for_new_round(*, table_id: int) -> Shoe:
     return shoe
 
 
+class LockedRound(NamedTuple):
+    round: Round  # with its table, shoe and paytable
+    events: list[list[Any]]  # its stored events in order, as `EVENT_COLUMNS`
+
+
 class _RoundLock:
     """The statement that locks a round with its table and shoe, written once per process."""
 
@@ -96,8 +111,11 @@ class _RoundLock:
         self.paytable = Columns(
             cast("type[Model]", Round.paytable.field.related_model), "p"
         )  # named by string: a side-bet app
+        events = RoundEvent._meta.db_table
         select = (
-            f"SELECT {self.round.sql}, {self.table.sql}, {self.shoe.sql}, {self.paytable.sql} "  # noqa: S608  (model metadata only)
+            f"SELECT {self.round.sql}, {self.table.sql}, {self.shoe.sql}, {self.paytable.sql}, "  # noqa: S608  (model metadata only)
+            f'(SELECT json_agg(json_build_array({", ".join(f"e.{c}" for c in EVENT_COLUMNS)}) ORDER BY e."number") '
+            f'FROM "{events}" AS e WHERE e."round_id" = "r"."id") '
             f"FROM {self.round.table} "
             f'JOIN {self.table.table} ON "t"."id" = "r"."table_id" '
             f'JOIN {self.shoe.table} ON "s"."id" = "r"."shoe_id" '
@@ -108,7 +126,7 @@ class _RoundLock:
         self.any_table = select + lock
         self.of_table = select + ' AND "r"."table_id" = %s' + lock
 
-    def run(self, *, round_id: int, table_id: int | None) -> Round | None:
+    def run(self, *, round_id: int, table_id: int | None) -> LockedRound | None:
         with connection.cursor() as cursor:
             if table_id is None:
                 cursor.execute(self.any_table, [round_id])
@@ -117,26 +135,28 @@ class _RoundLock:
             row = cursor.fetchone()
         if row is None:
             return None
-        round_, table, shoe, paytable = split_row(row, self.round, self.table, self.shoe, self.paytable)
+        *columns, events = row
+        round_, table, shoe, paytable = split_row(columns, self.round, self.table, self.shoe, self.paytable)
         round_.table, round_.shoe, round_.paytable = table, shoe, paytable
-        return round_
+        return LockedRound(round_, events or [])
 
 
 _round_lock: _RoundLock | None = None
 
 
-def lock_round(*, round_id: int, table_id: int | None = None) -> Round:
+def lock_round(*, round_id: int, table_id: int | None = None) -> LockedRound:
     """A round with its table and shoe, locked in one statement (table, shoe, round), its
-    paytable read alongside. With `table_id`, only a round of that table (403 `other_table`)."""
+    paytable and stored events read alongside. With `table_id`, only a round of that table
+    (403 `other_table`)."""
     global _round_lock
     if _round_lock is None:
         _round_lock = _RoundLock()
     try:
-        round_ = _round_lock.run(round_id=round_id, table_id=table_id)
+        locked = _round_lock.run(round_id=round_id, table_id=table_id)
     except OperationalError as exc:
         raise _busy() from exc
-    if round_ is None:
+    if locked is None:
         if table_id is not None and Round.objects.filter(pk=round_id).exists():
             raise ForbiddenError("other_table", "A terminal acts on its own table's rounds only.")
         raise NotFoundError("not_found", f"No round {round_id}.")
-    return round_
+    return locked

@@ -14,6 +14,7 @@ from casino.engine.table import ShoeInPlay
 from casino.engine.wagers import SeatWagers
 from casino.mappers import rules_from_json
 from casino.models import (
+    EVENT_COLUMNS,
     OPEN_ROUND_STATES,
     ChipSlip,
     EventKind,
@@ -29,10 +30,10 @@ from casino.models import (
 )
 from casino.side_bets import registered
 
-_EVENT_COLUMNS = ("kind", "card", "seat", "hand", "action", "amount_cents")
-# Every round call reads its events: written once rather than compiled by the ORM each time.
+# A round's events, read to show it: written once rather than compiled by the ORM each time
+# (a round call reads them with its lock, casino.locks.lock_round).
 _EVENTS_OF_ROUND = (
-    f'SELECT {", ".join(_EVENT_COLUMNS)} FROM "{RoundEvent._meta.db_table}" '  # noqa: S608  (constants only)
+    f'SELECT {", ".join(EVENT_COLUMNS)} FROM "{RoundEvent._meta.db_table}" '  # noqa: S608  (constants only)
     'WHERE "round_id" = %s ORDER BY "number"'
 )
 
@@ -69,13 +70,18 @@ def _engine_event(
     return engine.ActionTaken(seat=seat, hand=hand, action=engine.Action(action), amount_cents=amount)
 
 
-def round_state(round_: Round) -> tuple[engine.RoundState, int]:
-    """The round rebuilt by replaying its stored events (one query), and how many there are.
+def round_state(
+    round_: Round, *, events: Sequence[Sequence[Any]] | None = None
+) -> tuple[engine.RoundState, int]:
+    """The round rebuilt by replaying its stored events, and how many there are: `events` when
+    the caller read them (as `EVENT_COLUMNS`, in order), else one query.
 
     They were accepted by the same engine; settling and voiding are rows of their own."""
-    with connection.cursor() as cursor:
-        cursor.execute(_EVENTS_OF_ROUND, [round_.pk])
-        rows = cursor.fetchall()
+    rows = events
+    if rows is None:
+        with connection.cursor() as cursor:
+            cursor.execute(_EVENTS_OF_ROUND, [round_.pk])
+            rows = cursor.fetchall()
     state = engine.replay(
         seats=opening_wagers(round_.opening),
         rules=rules_from_json(round_.rules),

@@ -100,13 +100,17 @@ class Insert(Generic[M]):
         self._row = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
         self._preparers = _preparers(self.fields)
 
+    def statement(self, rows: Sequence[Sequence[Any]]) -> tuple[str, list[Any]]:
+        """The SQL and parameters that insert the rows (at least one)."""
+        params = [value for row in rows for value in _prepared(self._preparers, row)]
+        return self._head + ", ".join([self._row] * len(rows)) + self._returning, params
+
     def run(self, rows: Sequence[Sequence[Any]]) -> list[Any]:
         """Insert the rows; their primary keys, in order, if the statement returns them."""
         if not rows:
             return []
-        params = [value for row in rows for value in _prepared(self._preparers, row)]
         with connection.cursor() as cursor:
-            cursor.execute(self._head + ", ".join([self._row] * len(rows)) + self._returning, params)
+            cursor.execute(*self.statement(rows))
             return [pk for (pk,) in cursor.fetchall()] if self._returning else []
 
 
@@ -119,7 +123,22 @@ class Update(Generic[M]):
         self._sql = f'UPDATE "{model._meta.db_table}" SET {assignments} WHERE "{model._meta.pk.column}" = %s'  # noqa: S608
         self._preparers = _preparers(self.fields)
 
+    def statement(self, pk: Any, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        return self._sql, [*_prepared(self._preparers, values), pk]
+
     def run(self, pk: Any, values: Sequence[Any]) -> None:
-        params = _prepared(self._preparers, values)
         with connection.cursor() as cursor:
-            cursor.execute(self._sql, [*params, pk])
+            cursor.execute(*self.statement(pk, values))
+
+
+def run_together(statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    """Several INSERT and UPDATE statements sent as one (data-modifying WITH clauses), so they
+    cost one round trip. They run on one snapshot: none may depend on what another writes, and
+    no two may change the same row."""
+    if not statements:
+        return
+    *first, (last_sql, _) = statements
+    clauses = ", ".join(f'"write_{position}" AS ({sql})' for position, (sql, _) in enumerate(first))
+    sql = f"WITH {clauses} {last_sql}" if first else last_sql
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [param for _, params in statements for param in params])

@@ -25,6 +25,7 @@ from casino.models.floor import (
 )
 from casino.models.ledger import Account, AccountKind, LedgerEntry, LedgerTransaction, MovementKind
 from casino.models.rounds import (
+    EVENT_COLUMNS,
     OPEN_ROUND_STATES,
     EventKind,
     Round,
@@ -41,6 +42,7 @@ from casino.models.rounds import (
 )
 
 __all__ = [
+    "EVENT_COLUMNS",
     "OPEN_ROUND_STATES",
     "Account",
     "AccountKind",

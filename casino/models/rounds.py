@@ -136,6 +136,10 @@ class EventKind(models.TextChoices):
     ACTION = "action"
 
 
+# The columns of a round event that replay it (casino.selectors.round_state), in this order.
+EVENT_COLUMNS = ("kind", "card", "seat", "hand", "action", "amount_cents")
+
+
 class RoundEvent(models.Model):
     """Every card and action of a round, in order: the round's state is their replay."""
 

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import transaction
 
 from audit.context import AuditActor
 from audit.services import record_event
@@ -43,11 +43,12 @@ from casino.models import (
 from casino.selectors import RoundSnapshot, players_of, round_state, shoe_in_play
 from casino.side_bets import side_bet_for
 from kernel.errors import ConflictError, ForbiddenError
-from kernel.rows import Insert, Update
+from kernel.rows import Insert, Update, run_together
 
 
 class _RoundAtTable:
-    """A locked round (with its table and shoe), rebuilt once; collects what a step changes."""
+    """A locked round (with its table and shoe), rebuilt once; collects what a step changes and
+    writes it, events, shoe and round row, in one statement (`save`)."""
 
     def __init__(self, round_: Round, *, state: engine.RoundState, events_stored: int) -> None:
         self.round = round_
@@ -55,12 +56,15 @@ class _RoundAtTable:
         self.shoe = round_.shoe
         self.state = state
         self.events_stored = events_stored
+        self._event_rows: list[tuple[object, ...]] = []
+        self._cards_out: list[str] = []
+        self._shoe_changed = False
 
     @classmethod
     def locked(cls, *, round_id: int, table_id: int | None = None) -> "_RoundAtTable":
-        round_ = lock_round(round_id=round_id, table_id=table_id)
-        state, events_stored = round_state(round_)
-        return cls(round_, state=state, events_stored=events_stored)
+        locked = lock_round(round_id=round_id, table_id=table_id)
+        state, events_stored = round_state(locked.round, events=locked.events)
+        return cls(locked.round, state=state, events_stored=events_stored)
 
     def check_seq(self, expected_seq: int | None) -> None:
         if expected_seq is not None and expected_seq != self.round.seq:
@@ -74,32 +78,52 @@ class _RoundAtTable:
         return shoe_in_play(self.shoe, penetration_percent=self.round.rules["penetration_percent"])
 
     def store_step(self, step: play.Step, *, terminal: Terminal | None, now: dt.datetime) -> None:
-        """The step's events, its cards out of the shoe; the round's own row is saved by `save`."""
+        """Take the step's events and the cards it took out of the shoe, written by `save`."""
         self.state = step.state
-        rows: list[tuple[object, ...]] = []
+        first = len(self._event_rows)
         for event in step.events:
             self.events_stored += 1
-            reported = terminal if not rows else None  # the terminal reported the first; the rest were drawn
-            rows.append(_event_values(self.round, self.events_stored, event, terminal=reported, now=now))
-        _statements().insert_events.run(rows)
+            reported = terminal if len(self._event_rows) == first else None  # the rest were drawn
+            self._event_rows.append(
+                _event_values(self.round, self.events_stored, event, terminal=reported, now=now)
+            )
         if step.cards_drawn or (step.cut_card_reached and not self.shoe.cut_card_reached):
             drawn = [str(card) for card in step.cards_drawn]
             self.shoe.dealt = [*self.shoe.dealt, *drawn]
             self.shoe.cut_card_reached = self.shoe.cut_card_reached or step.cut_card_reached
-            with connection.cursor() as cursor:  # appended in place: the dealt list is not rewritten
-                cursor.execute(_statements().append_dealt, [drawn, self.shoe.cut_card_reached, self.shoe.pk])
+            self._cards_out += drawn
+            self._shoe_changed = True
 
     def close_shoe_if(self, close: bool, *, now: dt.datetime) -> None:
         if close and self.shoe.closed_at is None:
             self.shoe.closed_at = now
-            _statements().close_shoe.run(self.shoe.pk, [now])
+            self._shoe_changed = True
 
     def save(self, *fields: str) -> None:
+        """Write the step: its events, the shoe, and the round row (next seq, state, `fields`)."""
         self.round.seq += 1
         self.round.state = RoundState(str(self.state.phase))
         names = ("seq", "state", *fields)
         values = [getattr(self.round, _ROUND_ATTNAMES[name]) for name in names]
-        _statements().update_round(names).run(self.round.pk, values)
+        self._write(_statements().update_round(names).statement(self.round.pk, values))
+
+    def save_opened(self) -> None:
+        """Write the opening deal's events and the shoe (the round row is new)."""
+        self._write(None)
+
+    def _write(self, round_update: tuple[str, list[object]] | None) -> None:
+        statements = []
+        if self._event_rows:
+            statements.append(_statements().insert_events.statement(self._event_rows))
+        if self._shoe_changed:  # the cards appended in place: the dealt list is not rewritten
+            shoe = self.shoe
+            statements.append(
+                (_statements().shoe_dealt, [self._cards_out, shoe.cut_card_reached, shoe.closed_at, shoe.pk])
+            )
+        if round_update is not None:
+            statements.append(round_update)
+        run_together(statements)
+        self._event_rows, self._cards_out, self._shoe_changed = [], [], False
 
     def snapshot(
         self, *, settlement: Settlement | None = None, lines: Sequence[SettlementLine] = ()
@@ -186,10 +210,9 @@ class _Statements:
 
     def __init__(self) -> None:
         self.insert_events = Insert(RoundEvent, _EVENT_FIELDS)
-        self.close_shoe = Update(Shoe, ("closed_at",))
-        self.append_dealt = (
+        self.shoe_dealt = (
             f'UPDATE "{Shoe._meta.db_table}" SET "dealt" = "dealt" || %s::varchar(2)[], '  # noqa: S608  (model metadata only)
-            '"cut_card_reached" = %s WHERE "id" = %s'
+            '"cut_card_reached" = %s, "closed_at" = %s WHERE "id" = %s'
         )
         self._round_updates: dict[tuple[str, ...], Update[Round]] = {}
 
@@ -281,6 +304,7 @@ def open_round(
     at = _RoundAtTable(round_, state=opened, events_stored=0)
     _place_stake(at, cents=engine.staked_cents(opened), memo="wagers placed at the open", now=now)
     at.store_step(step, terminal=None, now=now)
+    at.save_opened()
     at.audit(
         "casino.round.opened",
         actor=actor,
