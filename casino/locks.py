@@ -8,10 +8,11 @@ of one request are taken by one statement where they can be, so a round
 change costs one round trip to lock what it changes.
 """
 
+import functools
 from typing import Any, NamedTuple, cast
 
 from django.db import OperationalError, connection
-from django.db.models import Exists, Model, OuterRef
+from django.db.models import Model
 
 from casino.models import (
     EVENT_COLUMNS,
@@ -71,27 +72,53 @@ def lock_terminal(*, terminal_id: int) -> Terminal:
     )
 
 
+class _NewRoundLock:
+    """The statement that locks a table and its open shoe for a new round, written once per
+    process, with whether the table has a round open."""
+
+    def __init__(self) -> None:
+        self.shoe = Columns(Shoe, "s")
+        self.table = Columns(Table, "t")
+        self.sql = (
+            f"SELECT {self.shoe.sql}, {self.table.sql}, EXISTS ("  # noqa: S608  (model metadata only)
+            f'SELECT 1 FROM "{Round._meta.db_table}" AS "r" '
+            'WHERE "r"."table_id" = "s"."table_id" AND "r"."state" = ANY(%s)) '
+            f'FROM {self.shoe.table} JOIN {self.table.table} ON "t"."id" = "s"."table_id" '
+            'WHERE "s"."table_id" = %s AND "s"."closed_at" IS NULL FOR UPDATE OF "t", "s" NOWAIT'
+        )
+
+    def run(self, *, table_id: int) -> tuple[Shoe, bool] | None:
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, [[str(state) for state in OPEN_ROUND_STATES], table_id])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        *columns, round_open = row
+        shoe, table = split_row(columns, self.shoe, self.table)
+        shoe.table = table
+        return shoe, round_open
+
+
+@functools.cache
+def _new_round_lock() -> _NewRoundLock:
+    return _NewRoundLock()
+
+
 def lock_table_for_new_round(*, table_id: int) -> Shoe:
     """The table and its open shoe, locked in one statement (table, then shoe), for a new round.
 
     Refuses a table with a round still open (409 `round_in_progress`) or no open shoe
     (409 `no_open_shoe`)."""
-    round_open = Exists(Round.objects.filter(table_id=OuterRef("table_id"), state__in=OPEN_ROUND_STATES))
     try:
-        shoe = (
-            Shoe.objects.select_related("table")
-            .select_for_update(nowait=True, of=("table", "self"))
-            .annotate(round_open=round_open)
-            .filter(table_id=table_id, closed_at__isnull=True)
-            .first()
-        )
+        locked = _new_round_lock().run(table_id=table_id)
     except OperationalError as exc:
         raise _busy() from exc
-    if shoe is None:
+    if locked is None:
         if Round.objects.filter(table_id=table_id, state__in=OPEN_ROUND_STATES).exists():
             raise ConflictError("round_in_progress", "The table already has an open round.")
         raise ConflictError("no_open_shoe", "The table has no open shoe; open one first.")
-    if shoe.round_open:  # annotated above
+    shoe, round_open = locked
+    if round_open:
         raise ConflictError("round_in_progress", "The table already has an open round.")
     return shoe
 

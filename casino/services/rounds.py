@@ -56,6 +56,7 @@ class _RoundAtTable:
         self.shoe = round_.shoe
         self.state = state
         self.events_stored = events_stored
+        self._writes: list[tuple[str, list[object]]] = []
         self._event_rows: list[tuple[object, ...]] = []
         self._cards_out: list[str] = []
         self._shoe_changed = False
@@ -99,6 +100,10 @@ class _RoundAtTable:
             self.shoe.closed_at = now
             self._shoe_changed = True
 
+    def write_with_step(self, statement: tuple[str, list[object]]) -> None:
+        """Another INSERT of this step (`kernel.rows`), sent with `save`."""
+        self._writes.append(statement)
+
     def save(self, *fields: str) -> None:
         """Write the step: its events, the shoe, and the round row (next seq, state, `fields`)."""
         self.round.seq += 1
@@ -112,7 +117,7 @@ class _RoundAtTable:
         self._write(None)
 
     def _write(self, round_update: tuple[str, list[object]] | None) -> None:
-        statements = []
+        statements = self._writes
         if self._event_rows:
             statements.append(_statements().insert_events.statement(self._event_rows))
         if self._shoe_changed:  # the cards appended in place: the dealt list is not rewritten
@@ -123,7 +128,7 @@ class _RoundAtTable:
         if round_update is not None:
             statements.append(round_update)
         run_together(statements)
-        self._event_rows, self._cards_out, self._shoe_changed = [], [], False
+        self._writes, self._event_rows, self._cards_out, self._shoe_changed = [], [], [], False
 
     def snapshot(
         self, *, settlement: Settlement | None = None, lines: Sequence[SettlementLine] = ()
@@ -161,6 +166,8 @@ class _RoundAtTable:
 
 
 _ROUND_ATTNAMES = {field.name: field.attname for field in Round._meta.concrete_fields}
+_SETTLEMENT_ATTNAMES = [field.attname for field in Settlement._meta.concrete_fields if not field.primary_key]
+_LINE_ATTNAMES = [field.attname for field in SettlementLine._meta.concrete_fields if not field.primary_key]
 
 _EVENT_FIELDS = (
     "round",
@@ -210,6 +217,18 @@ class _Statements:
 
     def __init__(self) -> None:
         self.insert_events = Insert(RoundEvent, _EVENT_FIELDS)
+        self.insert_seats = Insert(RoundSeat, ("round", "seat", "player"))
+        self.insert_settlement = Insert(
+            Settlement,
+            [f.name for f in Settlement._meta.concrete_fields if not f.primary_key],
+            returning_pk=True,
+        )
+        self.insert_lines = Insert(
+            SettlementLine, [f.name for f in SettlementLine._meta.concrete_fields if not f.primary_key]
+        )
+        self.insert_wagers = Insert(
+            Wager, ("round", "seat", "hand", "kind", "source", "amount_cents", "placed_at")
+        )
         self.shoe_dealt = (
             f'UPDATE "{Shoe._meta.db_table}" SET "dealt" = "dealt" || %s::varchar(2)[], '  # noqa: S608  (model metadata only)
             '"cut_card_reached" = %s, "closed_at" = %s WHERE "id" = %s'
@@ -285,23 +304,21 @@ def open_round(
         dealer_id=terminal.dealer_id,
         opened_at=now,
     )
-    RoundSeat.objects.bulk_create(
-        RoundSeat(round=round_, seat=w.seat, player=players.get(w.seat) or "") for w in validated
-    )
-    Wager.objects.bulk_create(
-        Wager(
-            round=round_,
-            seat=w.seat,
-            hand=0,
-            kind=kind,
-            source=WagerSource.OPEN,
-            amount_cents=cents,
-            placed_at=now,
-        )
-        for w in validated
-        for kind, cents in (("primary", w.primary_cents), *w.bonus_cents.items())
-    )
     at = _RoundAtTable(round_, state=opened, events_stored=0)
+    at.write_with_step(
+        _statements().insert_seats.statement(
+            [(round_.pk, w.seat, players.get(w.seat) or "") for w in validated]
+        )
+    )
+    at.write_with_step(
+        _statements().insert_wagers.statement(
+            [
+                (round_.pk, w.seat, 0, kind, WagerSource.OPEN, cents, now)
+                for w in validated
+                for kind, cents in (("primary", w.primary_cents), *w.bonus_cents.items())
+            ]
+        )
+    )
     _place_stake(at, cents=engine.staked_cents(opened), memo="wagers placed at the open", now=now)
     at.store_step(step, terminal=None, now=now)
     at.save_opened()
@@ -374,14 +391,20 @@ def apply_action(
     at.store_step(step, terminal=terminal, now=now)
     stake = step.stake
     if stake is not None:
-        Wager.objects.create(
-            round=at.round,
-            seat=stake.seat,
-            hand=stake.hand,
-            kind=stake.kind,
-            source=WagerSource(stake.source),
-            amount_cents=stake.cents,
-            placed_at=now,
+        at.write_with_step(
+            _statements().insert_wagers.statement(
+                [
+                    (
+                        at.round.pk,
+                        stake.seat,
+                        stake.hand,
+                        stake.kind,
+                        WagerSource(stake.source),
+                        stake.cents,
+                        now,
+                    )
+                ]
+            )
         )
         _place_stake(at, cents=stake.cents, memo=f"seat {seat} hand {hand}: {action}", now=now)
     at.save()
@@ -405,7 +428,8 @@ def apply_action(
 def _write_settlement(
     at: _RoundAtTable, result: EngineSettlement, *, now: dt.datetime
 ) -> tuple[Settlement, list[SettlementLine]]:
-    row = Settlement.objects.create(
+    """The settlement row, and its lines sent with the round's `save`."""
+    row = Settlement(
         round=at.round,
         wagered_cents=result.wagered_cents,
         paid_cents=result.paid_cents,
@@ -414,7 +438,9 @@ def _write_settlement(
         aggregate_reduction_cents=result.aggregate_reduction_cents,
         settled_at=now,
     )
-    lines = SettlementLine.objects.bulk_create(
+    (row.pk,) = _statements().insert_settlement.run([[getattr(row, name) for name in _SETTLEMENT_ATTNAMES]])
+    row._state.adding = False
+    lines = [
         SettlementLine(
             settlement=row,
             seat=line.seat,
@@ -427,7 +453,13 @@ def _write_settlement(
         )
         for seat in result.seats
         for line in seat.lines
-    )
+    ]
+    if lines:
+        at.write_with_step(
+            _statements().insert_lines.statement(
+                [[getattr(line, name) for name in _LINE_ATTNAMES] for line in lines]
+            )
+        )
     return row, lines
 
 
