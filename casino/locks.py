@@ -168,18 +168,17 @@ class _RoundLock:
         return LockedRound(round_, events or [])
 
 
-_round_lock: _RoundLock | None = None
+@functools.cache
+def _round_lock() -> _RoundLock:
+    return _RoundLock()
 
 
 def lock_round(*, round_id: int, table_id: int | None = None) -> LockedRound:
     """A round with its table and shoe, locked in one statement (table, shoe, round), its
     paytable and stored events read alongside. With `table_id`, only a round of that table
     (403 `other_table`)."""
-    global _round_lock
-    if _round_lock is None:
-        _round_lock = _RoundLock()
     try:
-        locked = _round_lock.run(round_id=round_id, table_id=table_id)
+        locked = _round_lock().run(round_id=round_id, table_id=table_id)
     except OperationalError as exc:
         raise _busy() from exc
     if locked is None:

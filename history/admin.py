@@ -11,7 +11,7 @@ from history.models import HISTORY_MODELS
 
 
 class HistoryAdmin(ReadOnlyAuditAdmin):
-    list_display = ("pgh_created_at", "pgh_label", "pgh_obj_id", "request_id", "changed_by")
+    list_display = ("changed_at", "change", "row_id", "request_id", "changed_by")
     list_filter = ("pgh_label",)
     search_fields = ("pgh_obj_id",)  # handled below: the id of the changed row
     search_help_text = "The id of the changed row."
@@ -26,6 +26,18 @@ class HistoryAdmin(ReadOnlyAuditAdmin):
         if not term.isdigit():
             return queryset.none(), False
         return queryset.filter(pgh_obj_id=int(term)), False
+
+    @admin.display(description="changed at", ordering="pgh_created_at")
+    def changed_at(self, event: Any) -> Any:
+        return event.pgh_created_at
+
+    @admin.display(description="change", ordering="pgh_label")
+    def change(self, event: Any) -> str:
+        return str(event.pgh_label)
+
+    @admin.display(description="row id", ordering="pgh_obj_id")
+    def row_id(self, event: Any) -> str:
+        return str(event.pgh_obj_id)
 
     @admin.display(description="request id")
     def request_id(self, event: Any) -> str:

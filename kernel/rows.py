@@ -92,13 +92,22 @@ def split_row(row: Sequence[Any], *parts: Columns[Any]) -> list[Any]:
 class Insert(Generic[M]):
     """An INSERT of some fields of a model, any number of rows in one statement."""
 
-    def __init__(self, model: type[M], fields: Sequence[str], *, returning_pk: bool = False) -> None:
+    def __init__(
+        self, model: type[M], fields: Sequence[str] | None = None, *, returning_pk: bool = False
+    ) -> None:
+        """`fields` by name; every concrete field but the primary key when None."""
+        if fields is None:
+            fields = [field.name for field in model._meta.concrete_fields if not field.primary_key]
         self.fields = [model._meta.get_field(name) for name in fields]
         self._returning = f' RETURNING "{model._meta.pk.column}"' if returning_pk else ""
         columns = ", ".join(f'"{field.column}"' for field in self.fields)  # type: ignore[union-attr]
         self._head = f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES '  # noqa: S608  (model metadata only)
         self._row = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
         self._preparers = _preparers(self.fields)
+
+    def row_of(self, instance: M) -> list[Any]:
+        """An unsaved instance's values of the inserted fields."""
+        return [getattr(instance, field.attname) for field in self.fields]  # type: ignore[union-attr]
 
     def statement(self, rows: Sequence[Sequence[Any]]) -> tuple[str, list[Any]]:
         """The SQL and parameters that insert the rows (at least one)."""

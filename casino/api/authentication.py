@@ -1,5 +1,6 @@
 """`Authorization: Token <key>` for terminals and staff (API.md, Authentication)."""
 
+import functools
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -62,14 +63,13 @@ class _TerminalLookup:
         return terminal
 
 
-_terminal_lookup: _TerminalLookup | None = None
+@functools.cache
+def _terminal_lookup() -> _TerminalLookup:
+    return _TerminalLookup()
 
 
 def _terminal_by_prefix(prefix: str) -> Terminal | None:
-    global _terminal_lookup
-    if _terminal_lookup is None:
-        _terminal_lookup = _TerminalLookup()
-    return _terminal_lookup.run(prefix)
+    return _terminal_lookup().run(prefix)
 
 
 SUPERVISOR_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS, StaffRole.ADMIN)

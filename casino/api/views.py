@@ -61,10 +61,9 @@ def _validated(serializer_class: type[s.serializers.Serializer], data: Any) -> d
     return dict(serializer.validated_data)
 
 
+# A dealer terminal's endpoint changes no configuration, so the request runs without the
+# configuration-history context (see audit.middleware).
 class TerminalApiView(APIView):
-    """A dealer terminal's endpoint: it changes no configuration, so the request runs
-    without the configuration-history context (see audit.middleware)."""
-
     records_configuration_history = False
 
 

@@ -166,8 +166,6 @@ class _RoundAtTable:
 
 
 _ROUND_ATTNAMES = {field.name: field.attname for field in Round._meta.concrete_fields}
-_SETTLEMENT_ATTNAMES = [field.attname for field in Settlement._meta.concrete_fields if not field.primary_key]
-_LINE_ATTNAMES = [field.attname for field in SettlementLine._meta.concrete_fields if not field.primary_key]
 
 _EVENT_FIELDS = (
     "round",
@@ -218,14 +216,8 @@ class _Statements:
     def __init__(self) -> None:
         self.insert_events = Insert(RoundEvent, _EVENT_FIELDS)
         self.insert_seats = Insert(RoundSeat, ("round", "seat", "player"))
-        self.insert_settlement = Insert(
-            Settlement,
-            [f.name for f in Settlement._meta.concrete_fields if not f.primary_key],
-            returning_pk=True,
-        )
-        self.insert_lines = Insert(
-            SettlementLine, [f.name for f in SettlementLine._meta.concrete_fields if not f.primary_key]
-        )
+        self.insert_settlement = Insert(Settlement, returning_pk=True)
+        self.insert_lines = Insert(SettlementLine)
         self.insert_wagers = Insert(
             Wager, ("round", "seat", "hand", "kind", "source", "amount_cents", "placed_at")
         )
@@ -438,7 +430,8 @@ def _write_settlement(
         aggregate_reduction_cents=result.aggregate_reduction_cents,
         settled_at=now,
     )
-    (row.pk,) = _statements().insert_settlement.run([[getattr(row, name) for name in _SETTLEMENT_ATTNAMES]])
+    insert = _statements().insert_settlement
+    (row.pk,) = insert.run([insert.row_of(row)])
     row._state.adding = False
     lines = [
         SettlementLine(
@@ -456,9 +449,7 @@ def _write_settlement(
     ]
     if lines:
         at.write_with_step(
-            _statements().insert_lines.statement(
-                [[getattr(line, name) for name in _LINE_ATTNAMES] for line in lines]
-            )
+            _statements().insert_lines.statement([_statements().insert_lines.row_of(line) for line in lines])
         )
     return row, lines
 
