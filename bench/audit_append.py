@@ -29,18 +29,13 @@ import django
 
 django.setup()
 
-from django.core.management import call_command  # noqa: E402
 from django.db import connection, connections, transaction  # noqa: E402
+from scratch import scratch_database  # noqa: E402
 
 from audit.context import AuditActor, bind_request  # noqa: E402
 from audit.services import record_event, verify_chain  # noqa: E402
 
 SCRATCH = "bench_audit_append"
-
-
-def _admin(sql: str) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(sql)
 
 
 def _writer(
@@ -126,13 +121,7 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [int(size) for size in args.tables.split(",")]
 
-    home = connection.settings_dict["NAME"]
-    _admin(f"DROP DATABASE IF EXISTS {SCRATCH} WITH (FORCE)")
-    _admin(f"CREATE DATABASE {SCRATCH}")
-    connection.close()
-    connection.settings_dict["NAME"] = SCRATCH
-    try:
-        call_command("migrate", verbosity=0)
+    with scratch_database(SCRATCH):
         print(
             f"PostgreSQL {connection.cursor().connection.info.server_version}, database {SCRATCH}, "
             f"{os.cpu_count()} CPUs, {args.seconds:g} s per run, one committed transaction per append"
@@ -155,11 +144,6 @@ def main() -> None:
         print(f"verified: ok={result.ok}, {result.events:,} events in {len(result.chains)} chains")
         if not result.ok:
             raise SystemExit(f"verification failed: {result.as_dict()}")
-    finally:
-        connections.close_all()
-        connection.settings_dict["NAME"] = home
-        _admin(f"DROP DATABASE IF EXISTS {SCRATCH} WITH (FORCE)")
-        connection.close()
 
 
 if __name__ == "__main__":

@@ -34,8 +34,8 @@ import django
 
 django.setup()
 
-from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
+from scratch import scratch_database  # noqa: E402
 
 from audit.chain import FORMAT_VERSION, GENESIS_HASH, HASHED_COLUMNS, JSON_COLUMNS, chain_for, hash_event  # noqa: E402
 from audit.context import AuditActor, bind_request  # noqa: E402
@@ -151,13 +151,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
 
-    home = connection.settings_dict["NAME"]
-    _admin(f"DROP DATABASE IF EXISTS {SCRATCH} WITH (FORCE)")
-    _admin(f"CREATE DATABASE {SCRATCH}")
-    connection.close()
-    connection.settings_dict["NAME"] = SCRATCH
-    try:
-        call_command("migrate", verbosity=0)
+    with scratch_database(SCRATCH):
         print(f"PostgreSQL {connection.cursor().connection.info.server_version}, database {SCRATCH}")
         built = build_chain(args.events)
         print(f"built a chain of {args.events:,} events with COPY in {built:.1f} s")
@@ -183,11 +177,6 @@ def main() -> None:
             f"median of {args.runs} {median:.2f} s = {total / median:,.0f} events/s "
             f"(~{1_000_000 / (total / median):.1f} s per million)"
         )
-    finally:
-        connection.close()
-        connection.settings_dict["NAME"] = home
-        _admin(f"DROP DATABASE IF EXISTS {SCRATCH} WITH (FORCE)")
-        connection.close()
 
 
 if __name__ == "__main__":

@@ -38,8 +38,8 @@ import django
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
+from scratch import scratch_database  # noqa: E402
 
 from audit.context import AuditActor  # noqa: E402
 from bonus_tie.models import PaytableVersion  # noqa: E402
@@ -259,13 +259,7 @@ def main() -> None:
 
     zone = ZoneInfo(settings.CASINO_TIME_ZONE)
     start = dt.datetime.combine(GAMING_DAY, dt.time(6, 0), tzinfo=zone)
-    home = connection.settings_dict["NAME"]
-    _admin(f"DROP DATABASE IF EXISTS {SCRATCH} WITH (FORCE)")
-    _admin(f"CREATE DATABASE {SCRATCH}")
-    connection.close()
-    connection.settings_dict["NAME"] = SCRATCH
-    try:
-        call_command("migrate", verbosity=0)
+    with scratch_database(SCRATCH, keep=args.keep):
         print(f"PostgreSQL {connection.cursor().connection.info.server_version}, database {SCRATCH}")
         # Buy-ins and banks grow with the play, for a hold in the usual range.
         scale = max(1, args.rounds * len(LINES) // (args.tables * 1_000))
@@ -314,12 +308,6 @@ def main() -> None:
             f"median of {args.runs} {statistics.median(timings):.2f} s; "
             f"one table regenerated: {one_table:.2f} s; read with pit and casino rollups: {read:.2f} s"
         )
-    finally:
-        connection.close()
-        connection.settings_dict["NAME"] = home
-        if not args.keep:
-            _admin(f"DROP DATABASE IF EXISTS {SCRATCH} WITH (FORCE)")
-        connection.close()
 
 
 if __name__ == "__main__":
