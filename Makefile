@@ -6,7 +6,7 @@ UV_VERSION := 0.13.9
 UV := .tools/bin/uv
 RUN := $(UV) run --locked --no-sync
 
-.PHONY: run test sync browser lint typecheck migrations-check pytest bench
+.PHONY: run test sync browser lint typecheck migrations-check pytest bench manage
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -17,6 +17,11 @@ sync: $(UV)
 
 run: sync
 	DJANGO_DEMO=$${DJANGO_DEMO:-1} $(RUN) python manage.py run_service
+
+# An operator command with the environment `make run` uses (the demo database unless
+# DATABASE_URL is set): make manage ARGS="shift_report --gaming-day 2026-11-20 --shift day"
+manage: sync
+	DJANGO_DEMO=$${DJANGO_DEMO:-1} $(RUN) python manage.py $(ARGS)
 
 test: sync browser lint typecheck migrations-check pytest
 

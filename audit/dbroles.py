@@ -20,12 +20,13 @@ def register_append_only_app(label: str) -> None:
 
 
 def append_only_tables() -> list[str]:
-    """Every table of the audit app (events, anchors, checkpoints) and of the apps registered here."""
+    """Every table of the audit app (events, anchors, checkpoints) and of the apps registered here,
+    but their working tables (`append_only = False` on the model, e.g. the refusal tally)."""
     return sorted(
         model._meta.db_table
         for label in _APPEND_ONLY_APPS
         for model in apps.get_app_config(label).get_models()
-        if not model._meta.proxy
+        if not model._meta.proxy and getattr(model, "append_only", True)
     )
 
 

@@ -180,3 +180,34 @@ class AuditCheckpoint(models.Model):
     def __str__(self) -> str:
         state = "ok" if self.ok else "BROKEN"
         return f"checkpoint {self.created_at:%Y-%m-%d %H:%M} {state} {self.head_hash[:12]}"
+
+
+class RefusalTally(models.Model):
+    """Refused requests (401, 403) counted per source, code and minute, until a summary event is
+    written for them (`audit.services.count_refusal`, `flush_refusal_tallies`).
+
+    A working table, not part of the trail: each refusal adds one to its row, and the flush
+    deletes the rows it summarises. Hence UNLOGGED (no WAL: a database crash loses at most the
+    counts not yet summarised) and left out of the append-only guards (`append_only = False`).
+    """
+
+    append_only = False
+
+    minute = models.DateTimeField()  # the minute the refusals fell in (UTC, seconds cut)
+    source = models.CharField(max_length=100)  # "address 203.0.113.9", "terminal 5", "user 7"
+    code = models.CharField(max_length=64)  # the refusal's problem code
+    count = models.IntegerField()
+    individually_recorded = models.IntegerField()  # of `count`, recorded as events of their own
+    first_at = models.DateTimeField()
+    last_at = models.DateTimeField()
+    actor = models.JSONField(null=True, blank=True)  # the caller of a source that authenticated
+    sample = models.TextField()  # the first refused request of the minute: method, path, detail
+
+    class Meta:
+        constraints = [
+            # Also the index the flush finds past minutes by.
+            models.UniqueConstraint(fields=["minute", "source", "code"], name="audit_refusal_tally_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count} x {self.code} from {self.source} at {self.minute:%Y-%m-%d %H:%M}"

@@ -40,16 +40,18 @@ weekly) records a verification and, when everything is intact, the anchor of
 the heads it verified, from which the next `since_checkpoint` walk starts.
 """
 
+import dataclasses
 import datetime as dt
+import functools
+import ipaddress
 import itertools
 import json
 import logging
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -75,7 +77,7 @@ from audit.chain import (
     walk,
 )
 from audit.context import AuditActor, current_request
-from audit.models import ActorKind, AuditAnchor, AuditCheckpoint, AuditEvent, AuditEventKind
+from audit.models import ActorKind, AuditAnchor, AuditCheckpoint, AuditEvent, AuditEventKind, RefusalTally
 
 logger = logging.getLogger(__name__)
 anchor_logger = logging.getLogger("audit.anchor")
@@ -107,7 +109,7 @@ class AuditError(RuntimeError):
     """The audit trail could not be written as asked (a programming error, not bad input)."""
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class _Draft:
     """An event before it has its place in its chain."""
 
@@ -219,12 +221,13 @@ def record_rejection(
         return
     pending = _deferred.get()
     if pending is not None:
-        pending.append(draft)
+        pending.append(functools.partial(_write_rejection, draft))
         return
     _append_on_side_connection(draft)
 
 
-_deferred: ContextVar[list[_Draft] | None] = ContextVar("audit_deferred_rejections", default=None)
+# What refused requests still have to write once the request's transactions are over.
+_deferred: ContextVar[list[Callable[[], None]] | None] = ContextVar("audit_deferred_rejections", default=None)
 
 
 @contextmanager
@@ -235,20 +238,208 @@ def deferred_rejections() -> Iterator[None]:
     raised inside a service's transaction is written after that transaction
     has rolled back, on the same connection, and before the response leaves.
     """
-    pending: list[_Draft] = []
+    pending: list[Callable[[], None]] = []
     token = _deferred.set(pending)
     try:
         yield
     finally:
         _deferred.reset(token)
-        for draft in pending:
+        for write in pending:
             try:
-                if _in_caller_transaction(connections[DEFAULT_DB_ALIAS]):
-                    _append_on_side_connection(draft)
-                else:
-                    _append_durably(draft)
+                write()
             except Exception:
-                logger.exception("could not record rejected request %s in the audit trail", draft.event_type)
+                logger.exception("could not record a refused request in the audit trail")
+
+
+def _write_rejection(draft: _Draft) -> None:
+    if _in_caller_transaction(connections[DEFAULT_DB_ALIAS]):
+        _append_on_side_connection(draft)
+    else:
+        _append_durably(draft)
+
+
+# --- refused requests, counted ----------------------------------------------------------------
+#
+# A refused request (401, 403) is counted in the refusal tally, one row per source, code and
+# minute, by one statement that takes no chain lock. A caller that did not authenticate is only
+# counted: a flood of bad tokens costs one row update each and never waits for, nor holds up, an
+# append. An authenticated caller's first few refusals of a minute are also recorded as events
+# of their own (the caller is known, and compliance wants each of them); the rest of a flood is
+# only counted. `flush_refusal_tallies` (Celery beat, every minute) turns the minutes that have
+# ended into one summary event per source and code, carrying the count, in the casino-wide chain.
+
+REFUSALS_RECORDED_PER_MINUTE = 10  # per authenticated caller and code, each as an event of its own
+REFUSAL_SUMMARY_EVENT = "security.refusal_summary"
+_IPV6_SOURCE_PREFIX = 64  # an IPv6 client is counted by its /64 network: one subscriber's block
+
+
+@dataclasses.dataclass(frozen=True)
+class Refusal:
+    """A refused request: its problem code, who asked (None: no valid credentials) and what."""
+
+    code: str
+    actor: AuditActor | None
+    table_id: int | None
+    table_name: str
+    detail: str  # "METHOD /path: reason"
+    occurred_at: dt.datetime
+
+
+def record_refusal(refusal: Refusal) -> None:
+    """Count a refused request, and record it as an event of its own when its caller authenticated
+    and has had fewer than `REFUSALS_RECORDED_PER_MINUTE` refusals of that code this minute.
+
+    Survives the request's rollback like `record_rejection`: inside a transaction it is done
+    when the request's `deferred_rejections()` scope ends."""
+    if not _in_caller_transaction(connections[DEFAULT_DB_ALIAS]):
+        _count_refusal(refusal)
+        return
+    pending = _deferred.get()
+    if pending is not None:
+        pending.append(functools.partial(_count_refusal, refusal))
+        return
+    _append_on_side_connection(_refusal_draft(refusal))  # no request scope: recorded as it is
+
+
+def flush_refusal_tallies(*, now: dt.datetime | None = None) -> int:
+    """Write one summary event per source, code and minute for the refusals counted in minutes
+    that have ended and not recorded individually, and empty those tally rows, in one transaction.
+    Returns the number of events written. Concurrent flushes share the rows out (SKIP LOCKED)."""
+    before = _minute_of(now or timezone.now())
+    written = 0
+    with transaction.atomic(durable=True):
+        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+            cursor.execute(_FLUSH_TALLIES_SQL, [before])
+            rows = sorted(cursor.fetchall())
+        for minute, source, code, count, recorded, first_at, last_at, actor, sample in rows:
+            if count <= recorded:
+                continue
+            actor_values = _json_value(actor) if actor is not None else None
+            draft = _draft(
+                kind=AuditEventKind.REJECTION.value,
+                event_type=REFUSAL_SUMMARY_EVENT,
+                actor=AuditActor(**actor_values) if actor_values else None,
+                table_id=None,
+                table_name="",
+                subject_type="refusals",
+                subject_id=f"{source} {code}"[:100],
+                subject_label=f"{code} from {source}, {minute:%Y-%m-%d %H:%M} UTC",
+                before=None,
+                after={
+                    "code": code,
+                    "source": source,
+                    "minute": minute.isoformat(),
+                    "count": count,
+                    "recorded_individually": recorded,
+                    "first_at": first_at.isoformat(),
+                    "last_at": last_at.isoformat(),
+                    "first_request": sample,
+                },
+                detail=(
+                    f"{count} refused requests ({code}) from {source} in the minute from "
+                    f"{minute:%Y-%m-%d %H:%M} UTC, {recorded} of them recorded as events of their own"
+                ),
+                occurred_at=last_at,
+            )
+            address = source.removeprefix("address ") if source.startswith("address ") else ""
+            draft = dataclasses.replace(draft, request_id="", idempotency_key="", client_address=address)
+            _append(using=DEFAULT_DB_ALIAS, draft=draft)
+            written += 1
+    return written
+
+
+_TALLY = RefusalTally._meta.db_table
+# Built from constants (model metadata), never from input.
+_COUNT_REFUSAL_SQL = (
+    f'INSERT INTO "{_TALLY}" AS "t" ("minute", "source", "code", "count", "individually_recorded", '  # noqa: S608
+    '"first_at", "last_at", "actor", "sample") VALUES (%s, %s, %s, 1, %s, %s, %s, %s::jsonb, %s) '
+    'ON CONFLICT ("minute", "source", "code") DO UPDATE SET "count" = "t"."count" + 1, '
+    '"individually_recorded" = "t"."individually_recorded" + CASE WHEN EXCLUDED."individually_recorded" = 1 '
+    'AND "t"."individually_recorded" = "t"."count" AND "t"."count" < %s THEN 1 ELSE 0 END, '
+    '"last_at" = GREATEST("t"."last_at", EXCLUDED."last_at") '
+    'RETURNING "individually_recorded" = "count"'
+)
+_FLUSH_TALLIES_SQL = (
+    f'DELETE FROM "{_TALLY}" WHERE "id" IN (SELECT "id" FROM "{_TALLY}" WHERE "minute" < %s '  # noqa: S608
+    'FOR UPDATE SKIP LOCKED) RETURNING "minute", "source", "code", "count", "individually_recorded", '
+    '"first_at", "last_at", "actor", "sample"'
+)
+
+
+def _count_refusal(refusal: Refusal) -> None:
+    """One statement for a caller that did not authenticate; for one that did, the count and,
+    while under the limit, the refusal's own event, in one transaction."""
+    if _in_caller_transaction(connections[DEFAULT_DB_ALIAS]):
+        _append_on_side_connection(_refusal_draft(refusal))  # inside someone's transaction: as before
+        return
+    if refusal.actor is None:
+        _add_to_tally(refusal)
+        return
+    with transaction.atomic(durable=True):
+        if _add_to_tally(refusal):
+            _append(using=DEFAULT_DB_ALIAS, draft=_refusal_draft(refusal))
+
+
+def _add_to_tally(refusal: Refusal) -> bool:
+    """Add one to the refusal's tally row; True when this refusal is to be recorded on its own."""
+    individually = refusal.actor is not None
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(
+            _COUNT_REFUSAL_SQL,
+            [
+                _minute_of(refusal.occurred_at),
+                _source_of(refusal),
+                _text(refusal.code, 64),
+                1 if individually else 0,
+                refusal.occurred_at,
+                refusal.occurred_at,
+                _json(dataclasses.asdict(refusal.actor), "actor") if refusal.actor is not None else None,
+                _text(refusal.detail, 1000),
+                REFUSALS_RECORDED_PER_MINUTE,
+            ],
+        )
+        (recorded_on_its_own,) = cursor.fetchone()
+    return individually and bool(recorded_on_its_own)
+
+
+def _refusal_draft(refusal: Refusal) -> _Draft:
+    return _draft(
+        kind=AuditEventKind.REJECTION.value,
+        event_type=f"security.{refusal.code}",
+        actor=refusal.actor,
+        table_id=refusal.table_id,
+        table_name=refusal.table_name,
+        subject_type="",
+        subject_id="",
+        subject_label="",
+        before=None,
+        after=None,
+        detail=refusal.detail,
+        occurred_at=refusal.occurred_at,
+    )
+
+
+def _source_of(refusal: Refusal) -> str:
+    """Who the refusals are counted under: the caller when it authenticated, else its address."""
+    actor = refusal.actor
+    if actor is not None and actor.terminal_id is not None:
+        return f"terminal {actor.terminal_id}"
+    if actor is not None and actor.user_id is not None:
+        return f"user {actor.user_id}"
+    if actor is not None:
+        return actor.kind
+    address = current_request().client_address
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return "address unknown"
+    if parsed.version == 6:
+        return f"address {ipaddress.ip_network(f'{parsed}/{_IPV6_SOURCE_PREFIX}', strict=False)}"
+    return f"address {parsed}"
+
+
+def _minute_of(moment: dt.datetime) -> dt.datetime:
+    return moment.astimezone(dt.UTC).replace(second=0, microsecond=0)
 
 
 def verify_chain(*, since_checkpoint: bool = False, chunk_size: int = 10_000) -> VerifyResult:

@@ -17,6 +17,7 @@ def anchor_audit_chains(**kwargs: Any) -> dict[str, Any]:
     off the host). A repeated run with no new event records nothing new and logs the same anchor."""
     from audit import services
 
+    services.flush_refusal_tallies()  # so the anchor covers the refusals counted until now
     anchor = services.record_anchor()
     return {"anchor": anchor.pk, "digest": anchor.digest, "chains": anchor.chains, "events": anchor.events}
 
@@ -42,10 +43,25 @@ def verify_audit_chain(*, since_checkpoint: bool = False, **kwargs: Any) -> dict
     }
 
 
+@shared_task(acks_late=True)
+def summarise_refusals(**kwargs: Any) -> dict[str, Any]:
+    """Turn the refusals counted in the minutes that have ended into one summary event per source
+    and code (`audit.services.flush_refusal_tallies`). A repeated run finds nothing left to write."""
+    from audit import services
+
+    return {"events": services.flush_refusal_tallies()}
+
+
 # Merged into the one beat schedule by the project (CELERY_TIMEZONE is the casino's):
-# every five minutes, an anchor of all chain heads; every night just after the gaming day
+# every minute, the summaries of the refused requests counted; every five minutes, an anchor of
+# all chain heads; every night just after the gaming day
 # closes at 06:00, the day's new events; every Sunday, every chain whole again.
 BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "audit-summarise-refusals": {
+        "task": "audit.tasks.summarise_refusals",
+        "schedule": crontab(minute="*"),
+        "kwargs": {},
+    },
     "audit-anchor-chains": {
         "task": "audit.tasks.anchor_audit_chains",
         "schedule": crontab(minute="*/5"),

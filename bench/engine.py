@@ -1,4 +1,5 @@
-"""Engine benchmark: seeded random tie-bonus rounds, driven from open to settlement on one core.
+"""Engine benchmark: seeded random tie-bonus rounds, driven from open to settlement on one core,
+then as many special-card rounds (RULES.md §2), so the two engines' rates print side by side.
 
     python bench/engine.py [--rounds 100000] [--seed 1] [--decks 6|8] [--seats 1-7]
 
@@ -6,6 +7,11 @@ Each round: 7 seats (`--seats`), every wager kind placed (checked by `validate_w
 electronic shoe (shuffled order, drawn as `needs` asks, counted by `Shoe`),
 random allowed actions, insurance answered at random, settlement with an
 aggregate limit. A new shoe is shuffled once the cut card comes out.
+
+Each special-card round: as many players, a shoe of its own, Aces declared 1 or 11 at random, random
+allowed actions (a SWAP discards a random card of the hand), the round applied to its match
+(outcomes, points-ledger entries, match end); a finished match is followed by a new one with
+default thresholds and special cards dealt from the default special deck.
 """
 
 import argparse
@@ -43,6 +49,17 @@ from casino.engine.wagers import (
     WagerRequest,
     validate_wagers,
 )
+from specials.engine import round as specials_round
+from specials.engine.match import (
+    MatchState,
+    PlayerRequest,
+    RoundSettlement,
+    Thresholds,
+    open_match,
+    round_entries,
+    settle_round,
+)
+from specials.engine.special_cards import SpecialCard, SpecialDeck
 
 AGGREGATE_LIMIT_CENTS = 500_000
 TIE_BONUS_V1 = TIE_BONUS.on(DEFAULT_PAYTABLE)
@@ -114,6 +131,48 @@ def play_round(
     return state, result
 
 
+def play_specials_round(rng: random.Random, match: MatchState, shoe: ElectronicShoe) -> RoundSettlement:
+    state = specials_round.open_round(seats=round_entries(match))
+    while (need := specials_round.needs(state)) is not None:
+        if isinstance(need, specials_round.CardToSeat | specials_round.CardToDealer):
+            state = specials_round.apply_card(state, shoe.draw())
+        elif isinstance(need, specials_round.DeclareAceNeed):
+            value = rng.choice(specials_round.ACE_VALUES)
+            state = specials_round.apply_action(state, seat=need.seat, action="declare_ace", value=value)
+        else:
+            action = rng.choice(need.allowed)
+            hand = state.seat(need.seat)
+            discard = None
+            if action is specials_round.Action.USE_SPECIAL and hand.special is SpecialCard.SWAP:
+                discard = rng.choice(hand.cards).card
+            state = specials_round.apply_action(state, seat=need.seat, action=action, discard=discard)
+    return settle_round(match, state)
+
+
+def bench_specials(
+    rng: random.Random, rounds: int, seats: int, shoe: ElectronicShoe, rules: HouseRules
+) -> None:
+    players = [PlayerRequest(seat) for seat in range(1, seats + 1)]
+    deck = SpecialDeck()
+
+    def new_match() -> MatchState:
+        return open_match(players=players, thresholds=Thresholds(), deck=deck, rng=rng)
+
+    match = new_match()
+    matches = 1
+    started, cpu_started = time.perf_counter(), time.process_time()
+    for _ in range(rounds):
+        match = play_specials_round(rng, match, shoe).match
+        shoe.end_of_round(rules)
+        if match.finished:
+            match = new_match()
+            matches += 1
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+
+    print(f"specials: {rounds} rounds ({matches} matches, {seats} players) in {elapsed:.2f} s")
+    print(f"specials: {rounds / elapsed:,.0f} rounds/s on one core ({rounds / cpu:,.0f} per CPU-second)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=100_000)
@@ -145,6 +204,8 @@ def main() -> None:
     print(f"{args.rounds} rounds ({hands} hands, {shoe.shuffles} shoes) in {elapsed:.2f} s")
     print(f"{args.rounds / elapsed:,.0f} rounds/s on one core ({args.rounds / cpu:,.0f} per CPU-second)")
     print(f"house net {house_net / wagered:.2%} of {wagered} cents wagered (random play)")
+
+    bench_specials(rng, args.rounds, args.seats, ElectronicShoe(decks=args.decks, rng=rng), rules)
 
 
 if __name__ == "__main__":

@@ -223,13 +223,20 @@ PROVISION_SNIPPET = """
 import io, json
 from django.core.management import call_command
 
+from django.core.management import get_commands, load_command_class
+
 def run(*args):
     out = io.StringIO()
     call_command(*args, stdout=out)
     text = out.getvalue().strip()
     return json.loads(text[text.index("{"):])
 
-made = {"tables": [run("provision_table", "--name", name, "--decks", "6", *EXTRA) for name in NAMES],
+# Checkouts whose provision_table creates no pit or casino unless asked are asked to.
+_options = load_command_class(get_commands()["provision_table"], "provision_table").create_parser("", "")
+PLACE = (["--casino", "Bench casino", "--create-casino", "--pit", "Bench pit", "--create-pit"]
+         if any("--create-pit" in action.option_strings for action in _options._actions) else [])
+
+made = {"tables": [run("provision_table", "--name", name, "--decks", "6", *PLACE, *EXTRA) for name in NAMES],
         "staff": {role: run("create_staff", "--username", f"{PREFIX}-{role}", "--role", role)
                   for role in ROLES}}
 print("BENCH-JSON " + json.dumps(made))

@@ -561,12 +561,19 @@ class Floor:
 
 def provision(count: int, tag: str) -> Floor:
     """Tables with terminal and dealer, through the project's `provision_table` command."""
-    from django.core.management import call_command
+    from django.core.management import call_command, get_commands, load_command_class
 
+    # Checkouts whose provision_table creates no pit or casino unless asked are asked to.
+    parser = load_command_class(get_commands()["provision_table"], "provision_table").create_parser("", "")
+    asks = any("--create-pit" in action.option_strings for action in parser._actions)
+    place = (
+        ["--casino", "Bench casino", "--create-casino", "--pit", "Bench pit", "--create-pit"] if asks else []
+    )
     floor = Floor()
     for i in range(count):
         out = io.StringIO()
-        call_command("provision_table", "--name", f"SETTLE-{tag}-{i + 1:03d}", "--decks", "6", stdout=out)
+        name = f"SETTLE-{tag}-{i + 1:03d}"
+        call_command("provision_table", "--name", name, "--decks", "6", *place, stdout=out)
         text = out.getvalue()
         made = json.loads(text[text.index("{") :])
         floor.tables.append(Seat(made["terminal_token"], made["dealer"]["badge"], made["dealer"]["pin"]))

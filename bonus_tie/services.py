@@ -9,7 +9,7 @@
 - `approve_paytable`: compliance only, never the proposer (maker-checker), only a proposed
   version whose report exists; a report with a steering flag needs an explicit override with a
   reason, which is stored and audited.
-- `reject_paytable`: compliance, with a reason.
+- `reject_paytable`: compliance, never the proposer either, with a reason.
 
 Role checks are here as well as on the API views, so the admin site gets the same rules.
 Every refusal raises before anything is written; every change records its audit event in the
@@ -112,6 +112,15 @@ def _reason(text: str, *, field: str) -> str:
     if len(reason) > MAX_REASON_LENGTH:
         raise ServiceError("reason_too_long", f"At most {MAX_REASON_LENGTH} characters.", field=field)
     return reason
+
+
+def _refuse_the_proposer(row: PaytableVersion, *, user: AbstractBaseUser, verb: str) -> None:
+    """Maker-checker both ways: whoever proposed a version neither approves nor rejects it."""
+    if row.proposed_by_id is not None and row.proposed_by_id == user.pk:
+        raise ForbiddenError(
+            "approver_is_proposer",
+            f"Paytable v{row.version} was proposed by you; another person must {verb} it.",
+        )
 
 
 def _label(row: PaytableVersion) -> str:
@@ -280,11 +289,7 @@ def approve_paytable(
     _require_role(role, APPROVER_ROLES, "Only compliance may approve a paytable.")
     reason = _reason(override_reason, field="override_reason")
     row = lock_paytable_version(version=version)
-    if row.proposed_by_id is not None and row.proposed_by_id == user.pk:
-        raise ForbiddenError(
-            "approver_is_proposer",
-            f"Paytable v{version} was proposed by you; another person must approve it.",
-        )
+    _refuse_the_proposer(row, user=user, verb="approve")
     if row.status != PaytableStatus.PROPOSED:
         raise ConflictError(
             "paytable_not_pending",
@@ -354,12 +359,14 @@ def reject_paytable(
     now: dt.datetime,
 ) -> PaytableVersion:
     """Reject a proposed version (with or without its report). Refusals: `role_not_allowed`
-    (403), `reason_required` (422), `not_found` (404), `paytable_not_pending` (409)."""
+    (403), `reason_required` (422), `not_found` (404), `approver_is_proposer` (403),
+    `paytable_not_pending` (409)."""
     _require_role(role, APPROVER_ROLES, "Only compliance may reject a paytable.")
     text = _reason(reason, field="reason")
     if not text:
         raise ServiceError("reason_required", "Say why the paytable is rejected.", field="reason")
     row = lock_paytable_version(version=version)
+    _refuse_the_proposer(row, user=user, verb="reject")
     if row.status != PaytableStatus.PROPOSED:
         raise ConflictError(
             "paytable_not_pending",

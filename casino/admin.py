@@ -11,7 +11,9 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 
+from audit.context import AuditActor
 from casino import admin_accounting  # noqa: F401  (registers the table money and shift report pages)
 from casino.models import (
     Account,
@@ -32,7 +34,11 @@ from casino.models import (
     Terminal,
     Wager,
 )
+from casino.services import terminals
+from kernel.errors import ServiceError
 from kernel.keys import hash_pin, new_api_key, new_pin
+
+SUPERVISOR_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS, StaffRole.ADMIN)
 
 admin.site.site_header = "Casino table games back office"
 admin.site.site_title = "Casino back office"
@@ -45,6 +51,11 @@ def role_of(request: HttpRequest) -> str | None:
         return StaffRole.ADMIN
     profile = getattr(user, "staff", None)
     return profile.role if profile is not None else None
+
+
+def _actor(request: HttpRequest) -> AuditActor:
+    user = request.user
+    return AuditActor(kind="user", user_id=user.pk, username=user.get_username(), role=role_of(request) or "")
 
 
 class RoleAdmin(admin.ModelAdmin):
@@ -129,9 +140,32 @@ class TableAdmin(RoleAdmin):
 
 @admin.register(Terminal)
 class TerminalAdmin(RoleAdmin):
-    list_display = ["name", "table", "is_active", "dealer", "dealer_signed_in_at", "key_prefix"]
-    readonly_fields = ["key_prefix", "dealer", "dealer_signed_in_at"]
+    list_display = [
+        "name",
+        "table",
+        "is_active",
+        "dealer",
+        "dealer_signed_in_at",
+        "session_live",
+        "key_prefix",
+    ]
+    readonly_fields = [
+        "key_prefix",
+        "dealer",
+        "dealer_signed_in_at",
+        "dealer_seen_at",
+        "session_live",
+        "sign_in_failures",
+        "sign_in_failures_since",
+    ]
     exclude = ["key_hash"]
+
+    @admin.display(description="Session live", boolean=True)
+    def session_live(self, terminal: Terminal) -> bool | None:
+        if terminal.dealer_id is None:
+            return None
+        return terminals.session_is_live(terminal, now=timezone.now())
+
     actions = ["issue_new_key"]
 
     @admin.action(description="Issue a new API key (the old one stops working)")
@@ -150,10 +184,25 @@ class TerminalAdmin(RoleAdmin):
 
 @admin.register(Dealer)
 class DealerAdmin(RoleAdmin):
-    list_display = ["badge", "name", "is_active"]
+    list_display = ["badge", "name", "is_active", "locked_at"]
+    list_filter = ["is_active", ("locked_at", admin.EmptyFieldListFilter)]
     search_fields = ["badge", "name"]
     exclude = ["pin_hash"]
-    actions = ["reset_pin"]
+    readonly_fields = ["locked_at", "sign_in_failures", "sign_in_failures_since"]
+    actions = ["reset_pin", "unlock"]
+
+    def has_unlock_permission(self, request: HttpRequest) -> bool:
+        return role_of(request) in SUPERVISOR_ROLES
+
+    @admin.action(description="Unlock (after too many wrong PINs)", permissions=["unlock"])
+    def unlock(self, request: HttpRequest, queryset: QuerySet[Dealer]) -> None:
+        for dealer in queryset.order_by("pk"):
+            try:
+                terminals.unlock_dealer(dealer_id=dealer.pk, actor=_actor(request), now=timezone.now())
+            except ServiceError as error:
+                self.message_user(request, f"Dealer {dealer.badge}: {error.detail}", messages.WARNING)
+            else:
+                self.message_user(request, f"Dealer {dealer.badge} unlocked.", messages.SUCCESS)
 
     def save_model(self, request: HttpRequest, obj: Dealer, form: Any, change: bool) -> None:
         if not obj.pin_hash:

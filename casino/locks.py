@@ -1,28 +1,35 @@
 """Row locks, in one documented order: table, then shoe or chip slip, then round (STYLE.md §8).
 
 Every write path of a table takes its locks here and nowhere else. A terminal's own row
-(dealer sign-in and sign-out) is locked alone, never with a table's. Terminal
+(dealer sign-in and sign-out) is locked alone, never with a table's; a sign-in locks the
+dealer's row before any terminal's. Terminal
 paths lock with NOWAIT: a table is a serial process, so a second request that
 finds it busy answers 409 `table_busy` at once rather than queueing. The locks
 of one request are taken by one statement where they can be, so a round
 change costs one round trip to lock what it changes.
+
+Each table lock also reads the table's latest count (opener or closer), which with the table's
+`is_active` says whether it may deal and take money (`casino.services.table_state`).
 """
 
+import datetime as dt
 import functools
 from typing import Any, NamedTuple, cast
 
 from django.db import OperationalError, connection
-from django.db.models import Model
+from django.db.models import Model, OuterRef, Q, Subquery
 
 from casino.models import (
     EVENT_COLUMNS,
     OPEN_ROUND_STATES,
     ChipSlip,
+    Dealer,
     Round,
     RoundEvent,
     Shoe,
     SlipKind,
     Table,
+    TableInventory,
     Terminal,
 )
 from kernel.errors import ConflictError, ForbiddenError, NotFoundError
@@ -33,14 +40,57 @@ def _busy() -> ConflictError:
     return ConflictError("table_busy", "Another request is changing this table right now; retry shortly.")
 
 
-def lock_table(*, table_id: int) -> Table:
+class LatestCount(NamedTuple):
+    """A table's latest counted inventory: an opener (open for that shift) or a closer (closed)."""
+
+    kind: str
+    gaming_day: dt.date
+    shift: str
+
+    @classmethod
+    def of(cls, kind: str | None, gaming_day: dt.date | None, shift: str | None) -> "LatestCount | None":
+        if kind is None or gaming_day is None or shift is None:
+            return None  # never counted
+        return cls(kind, gaming_day, shift)
+
+
+class LockedTable(NamedTuple):
+    table: Table
+    latest_count: LatestCount | None
+
+
+# Counts are written one at a time under the table's lock: the highest id is the latest.
+_INVENTORY = TableInventory._meta.db_table
+_LATEST_COUNT_COLUMNS = '"c"."kind", "c"."gaming_day", "c"."shift"'
+
+
+def _latest_count_join(table_alias: str) -> str:
+    return (
+        f'LEFT JOIN LATERAL (SELECT "kind", "gaming_day", "shift" FROM "{_INVENTORY}" '  # noqa: S608  (model metadata only)
+        f'WHERE "table_id" = "{table_alias}"."id" ORDER BY "id" DESC LIMIT 1) AS "c" ON TRUE'
+    )
+
+
+def lock_table(*, table_id: int) -> LockedTable:
+    """A table's row, locked, with its latest count read by the same statement."""
+    latest = TableInventory.objects.filter(table=OuterRef("pk")).order_by("-pk")
     try:
-        table = Table.objects.select_for_update(nowait=True, of=("self",)).filter(pk=table_id).first()
+        table = (
+            Table.objects.select_for_update(nowait=True, of=("self",))
+            .annotate(
+                count_kind=Subquery(latest.values("kind")[:1]),
+                count_gaming_day=Subquery(latest.values("gaming_day")[:1]),
+                count_shift=Subquery(latest.values("shift")[:1]),
+            )
+            .filter(pk=table_id)
+            .first()
+        )
     except OperationalError as exc:
         raise _busy() from exc
     if table is None:
         raise NotFoundError("not_found", f"No table {table_id}.")
-    return table
+    count = LatestCount.of(table.count_kind, table.count_gaming_day, table.count_shift)
+    return LockedTable(table, count)
 
 
 def lock_open_shoe(*, table: Table) -> Shoe | None:
@@ -56,13 +106,13 @@ def lock_shoe(*, table: Table, shoe_id: int) -> Shoe:
     return shoe
 
 
-def lock_slip(*, kind: SlipKind, slip_id: int) -> tuple[Table, ChipSlip]:
+def lock_slip(*, kind: SlipKind, slip_id: int) -> tuple[LockedTable, ChipSlip]:
     """A fill or credit slip with its table (table, then slip)."""
     table_id = ChipSlip.objects.filter(pk=slip_id, kind=kind).values_list("table_id", flat=True).first()
     if table_id is None:
         raise NotFoundError("not_found", f"No {kind} {slip_id}.")
-    table = lock_table(table_id=table_id)
-    return table, ChipSlip.objects.select_for_update(of=("self",)).get(pk=slip_id)
+    locked = lock_table(table_id=table_id)
+    return locked, ChipSlip.objects.select_for_update(of=("self",)).get(pk=slip_id)
 
 
 def lock_terminal(*, terminal_id: int) -> Terminal:
@@ -72,31 +122,68 @@ def lock_terminal(*, terminal_id: int) -> Terminal:
     )
 
 
+def lock_dealer(*, dealer_id: int) -> Dealer:
+    try:
+        return Dealer.objects.select_for_update(of=("self",)).get(pk=dealer_id)
+    except Dealer.DoesNotExist:
+        raise NotFoundError("not_found", f"There is no dealer {dealer_id}.") from None
+
+
+class LockedForSignIn(NamedTuple):
+    dealer: Dealer | None  # the badge's dealer, if there is one
+    terminal: Terminal  # the terminal signing in, with its table and current dealer
+    elsewhere: Terminal | None  # the other terminal that dealer is signed in at, with its table
+
+
+def lock_for_sign_in(*, terminal_id: int, badge: str) -> LockedForSignIn:
+    """A sign-in locks the badge's dealer first, then (in pk order) the terminal and the one the
+    dealer is signed in at now, so two sign-ins of one dealer at two terminals never deadlock."""
+    dealer = Dealer.objects.select_for_update(of=("self",)).filter(badge=badge).first()
+    signed_in_there = Q(dealer_id=dealer.pk) if dealer is not None else Q(pk__in=[])
+    terminals = list(
+        Terminal.objects.select_for_update(of=("self",))
+        .select_related("dealer", "table")
+        .filter(Q(pk=terminal_id) | signed_in_there)
+        .order_by("pk")
+    )
+    terminal = next(row for row in terminals if row.pk == terminal_id)
+    elsewhere = next((row for row in terminals if row.pk != terminal_id), None)
+    return LockedForSignIn(dealer=dealer, terminal=terminal, elsewhere=elsewhere)
+
+
+class LockedForNewRound(NamedTuple):
+    table: Table
+    latest_count: LatestCount | None
+    shoe: Shoe | None  # the open shoe, with its table
+    round_open: bool
+
+
 class _NewRoundLock:
     """The statement that locks a table and its open shoe for a new round, written once per
-    process, with whether the table has a round open."""
+    process, with the table's latest count and whether the table has a round open."""
 
     def __init__(self) -> None:
         self.shoe = Columns(Shoe, "s")
         self.table = Columns(Table, "t")
         self.sql = (
-            f"SELECT {self.shoe.sql}, {self.table.sql}, EXISTS ("  # noqa: S608  (model metadata only)
+            f"SELECT {self.shoe.sql}, {self.table.sql}, {_LATEST_COUNT_COLUMNS}, EXISTS ("  # noqa: S608  (model metadata only)
             f'SELECT 1 FROM "{Round._meta.db_table}" AS "r" '
             'WHERE "r"."table_id" = "s"."table_id" AND "r"."state" = ANY(%s)) '
             f'FROM {self.shoe.table} JOIN {self.table.table} ON "t"."id" = "s"."table_id" '
+            f"{_latest_count_join('t')} "
             'WHERE "s"."table_id" = %s AND "s"."closed_at" IS NULL FOR UPDATE OF "t", "s" NOWAIT'
         )
 
-    def run(self, *, table_id: int) -> tuple[Shoe, bool] | None:
+    def run(self, *, table_id: int) -> LockedForNewRound | None:
         with connection.cursor() as cursor:
             cursor.execute(self.sql, [[str(state) for state in OPEN_ROUND_STATES], table_id])
             row = cursor.fetchone()
         if row is None:
             return None
-        *columns, round_open = row
+        *columns, count_kind, count_day, count_shift, round_open = row
         shoe, table = split_row(columns, self.shoe, self.table)
         shoe.table = table
-        return shoe, round_open
+        return LockedForNewRound(table, LatestCount.of(count_kind, count_day, count_shift), shoe, round_open)
 
 
 @functools.cache
@@ -104,28 +191,25 @@ def _new_round_lock() -> _NewRoundLock:
     return _NewRoundLock()
 
 
-def lock_table_for_new_round(*, table_id: int) -> Shoe:
-    """The table and its open shoe, locked in one statement (table, then shoe), for a new round.
-
-    Refuses a table with a round still open (409 `round_in_progress`) or no open shoe
-    (409 `no_open_shoe`)."""
+def lock_table_for_new_round(*, table_id: int) -> LockedForNewRound:
+    """The table and its open shoe, locked in one statement (table, then shoe), for a new round,
+    with the table's latest count and whether it has a round open. Without an open shoe, the
+    table alone (the refusal's path costs more statements)."""
     try:
         locked = _new_round_lock().run(table_id=table_id)
     except OperationalError as exc:
         raise _busy() from exc
-    if locked is None:
-        if Round.objects.filter(table_id=table_id, state__in=OPEN_ROUND_STATES).exists():
-            raise ConflictError("round_in_progress", "The table already has an open round.")
-        raise ConflictError("no_open_shoe", "The table has no open shoe; open one first.")
-    shoe, round_open = locked
-    if round_open:
-        raise ConflictError("round_in_progress", "The table already has an open round.")
-    return shoe
+    if locked is not None:
+        return locked
+    table, count = lock_table(table_id=table_id)
+    round_open = Round.objects.filter(table_id=table_id, state__in=OPEN_ROUND_STATES).exists()
+    return LockedForNewRound(table, count, None, round_open)
 
 
 class LockedRound(NamedTuple):
     round: Round  # with its table, shoe and paytable
     events: list[list[Any]]  # its stored events in order, as `EVENT_COLUMNS`
+    latest_count: LatestCount | None  # its table's latest count
 
 
 class _RoundLock:
@@ -141,12 +225,14 @@ class _RoundLock:
         events = RoundEvent._meta.db_table
         select = (
             f"SELECT {self.round.sql}, {self.table.sql}, {self.shoe.sql}, {self.paytable.sql}, "  # noqa: S608  (model metadata only)
+            f"{_LATEST_COUNT_COLUMNS}, "
             f'(SELECT json_agg(json_build_array({", ".join(f"e.{c}" for c in EVENT_COLUMNS)}) ORDER BY e."number") '
             f'FROM "{events}" AS e WHERE e."round_id" = "r"."id") '
             f"FROM {self.round.table} "
             f'JOIN {self.table.table} ON "t"."id" = "r"."table_id" '
             f'JOIN {self.shoe.table} ON "s"."id" = "r"."shoe_id" '
             f'JOIN {self.paytable.table} ON "p"."id" = "r"."paytable_id" '
+            f"{_latest_count_join('t')} "
             'WHERE "r"."id" = %s'
         )
         lock = ' FOR UPDATE OF "t", "s", "r" NOWAIT'
@@ -162,10 +248,10 @@ class _RoundLock:
             row = cursor.fetchone()
         if row is None:
             return None
-        *columns, events = row
+        *columns, count_kind, count_day, count_shift, events = row
         round_, table, shoe, paytable = split_row(columns, self.round, self.table, self.shoe, self.paytable)
         round_.table, round_.shoe, round_.paytable = table, shoe, paytable
-        return LockedRound(round_, events or [])
+        return LockedRound(round_, events or [], LatestCount.of(count_kind, count_day, count_shift))
 
 
 @functools.cache

@@ -19,8 +19,17 @@ import os
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
 threads = int(os.environ.get("WEB_THREADS", "4"))
-worker_class = "gthread"
+# gthread, answering the requests gunicorn itself refuses as problem+json (config/gunicorn_worker.py).
+worker_class = "config.gunicorn_worker.ProblemJsonThreadWorker"
+# gunicorn's own limits, stated here because they are part of the API's edge: a longer request
+# line is 414 `request_line_too_long`, more or larger header fields 431 `headers_too_large`.
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190
 keepalive = int(os.environ.get("WEB_KEEPALIVE_SECONDS", "30"))
 timeout = 30
 graceful_timeout = 20
 accesslog = os.environ.get("WEB_ACCESS_LOG", "-") or None
+# No control socket: gunicorn's default path ($HOME/.gunicorn/gunicorn.ctl) is one per user, so
+# two servers on one host (a run and a test, blue and green) would share it; nothing here uses it.
+control_socket_disable = True

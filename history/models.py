@@ -111,15 +111,26 @@ _StaffTokenHistoryBase: Any = _history(
     StaffTokenProxy, model_name="StaffTokenHistoryBase", exclude=["key_hash"], secrets=("key_hash",)
 )
 # The signed-in dealer changes at every sign-in; those are audit events of their own
-# (casino.dealer.signed_in / signed_out), not configuration.
+# (casino.dealer.signed_in / signed_out), and so are failed sign-ins; not configuration.
 _TerminalHistoryBase: Any = _history(
     TerminalProxy,
     model_name="TerminalHistoryBase",
-    exclude=["key_hash", "dealer", "dealer_signed_in_at"],
+    exclude=[
+        "key_hash",
+        "dealer",
+        "dealer_signed_in_at",
+        "dealer_seen_at",
+        "sign_in_failures",
+        "sign_in_failures_since",
+    ],
     secrets=("key_hash",),
 )
+# Failed sign-ins and lockouts are audit events of their own (security.*), not configuration.
 _DealerHistoryBase: Any = _history(
-    DealerProxy, model_name="DealerHistoryBase", exclude=["pin_hash"], secrets=("pin_hash",)
+    DealerProxy,
+    model_name="DealerHistoryBase",
+    exclude=["pin_hash", "sign_in_failures", "sign_in_failures_since", "locked_at"],
+    secrets=("pin_hash",),
 )
 
 

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from django.core.validators import ProhibitNullCharactersValidator
 from rest_framework import serializers
 
 
@@ -24,3 +25,22 @@ class StrictIntegerField(serializers.IntegerField):
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
         return int(super().to_internal_value(data))
+
+
+class CodeField(serializers.CharField):
+    """A code the service looks up itself (a card, a wager kind), taken exactly as sent.
+
+    Not trimmed, may be blank and may hold a NUL, so that `"LS "`, `""` or `"A\\x00S"` reach the
+    service and get its own stable code (`unknown_wager_kind`, `invalid_card`) rather than a
+    generic 400. The service only compares it with the codes it knows; nothing stores it as sent.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["trim_whitespace"] = False
+        kwargs["allow_blank"] = True
+        super().__init__(**kwargs)
+        self.validators = [
+            validator
+            for validator in self.validators
+            if not isinstance(validator, ProhibitNullCharactersValidator)
+        ]

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import connection, transaction
+from django.http import HttpResponse
 from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -29,6 +30,7 @@ HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
 
 Handler = Callable[..., Response]
+Wrapped = Callable[..., HttpResponse]
 
 
 @functools.cache
@@ -71,11 +73,11 @@ def _key_from(request: Request) -> str:
     return key
 
 
-def idempotent(handler: Handler) -> Handler:
+def idempotent(handler: Handler) -> Wrapped:
     """Wrap a view's `post`: replay, refuse reuse, and run the change exactly once."""
 
     @functools.wraps(handler)
-    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
         key = _key_from(request)
         fingerprint = _fingerprint(request)
         scope = request.user.scope  # type: ignore[union-attr]  # authenticated by then: a Principal
@@ -98,9 +100,10 @@ def idempotent(handler: Handler) -> Handler:
                         code="idempotency_key_reused",
                         detail="This Idempotency-Key was already used with a different request.",
                     )
-                body = json.loads(stored_body) if isinstance(stored_body, str) else stored_body
-                return Response(body, status=stored_status, headers={"Idempotent-Replayed": "true"})
+                return _answer(stored_body.encode(), status=stored_status, replayed=True)
             response = handler(view, request, *args, **kwargs)
+            # Rendered once: stored and sent as the same bytes, which a replay sends again.
+            rendered = JSONRenderer().render(response.data)
             _insert_record().run(
                 [
                     (
@@ -110,12 +113,18 @@ def idempotent(handler: Handler) -> Handler:
                         request.path[:255],
                         fingerprint,
                         response.status_code,
-                        # Stored as rendered, so a replay returns byte-for-byte what the first answer said.
-                        json.loads(JSONRenderer().render(response.data)),
+                        rendered.decode(),
                         timezone.now(),
                     )
                 ]
             )
-            return response
+            return _answer(rendered, status=response.status_code, replayed=False)
 
     return wrapper
+
+
+def _answer(body: bytes, *, status: int, replayed: bool) -> HttpResponse:
+    response = HttpResponse(body, status=status, content_type="application/json")
+    if replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response

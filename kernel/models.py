@@ -11,7 +11,8 @@ class IdempotencyRecord(models.Model):
     path = models.CharField(max_length=255)
     request_hash = models.CharField(max_length=64)
     response_status = models.PositiveSmallIntegerField()
-    response_body = models.JSONField()
+    # The JSON text as first sent: a replay answers the same bytes (jsonb would reorder keys).
+    response_body = models.TextField()
     created_at = models.DateTimeField()
 
     class Meta:

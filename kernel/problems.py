@@ -9,7 +9,9 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import csrf, defaults
 from rest_framework import exceptions
@@ -91,12 +93,25 @@ def problem(
         "type": "about:blank",
         "title": title or _title_for(status_code),
         "status": status_code,
-        "detail": detail,
+        "detail": printable(detail),
         "code": code,
-        "errors": errors or [],
+        "errors": [{key: printable(text) for key, text in error.items()} for error in errors or []],
     }
     response = Response(body, status=status_code, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
     return response
+
+
+def printable(text: str) -> str:
+    """`text` as valid UTF-8: a lone surrogate an error message quotes is written as `\\udXXX`."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _too_large() -> "ProblemError":
+    return ProblemError(
+        status_code=413,
+        code="request_too_large",
+        detail=f"The body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.",
+    )
 
 
 def _title_for(status_code: int) -> str:
@@ -138,6 +153,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
 def _problem_for(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
+    elif isinstance(exc, RequestDataTooBig):
+        exc = _too_large()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
 
@@ -234,6 +251,11 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request) and isinstance(exception, RequestDataTooBig):
+        too_large = _too_large()
+        return _plain_problem(
+            request, status_code=413, code=too_large.problem_code, detail=str(too_large.detail)
+        )
     if _is_api(request):
         return _plain_problem(
             request, status_code=400, code="malformed_request", detail="The request is malformed."

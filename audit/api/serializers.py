@@ -41,7 +41,8 @@ class AwareDateTimeField(serializers.Field):
             self.fail("invalid")
         if timezone.is_naive(value):
             self.fail("naive")
-        return value
+        # In UTC: Python takes offsets up to 23:59, PostgreSQL only up to 15:59.
+        return value.astimezone(dt.UTC)
 
     def to_representation(self, value: dt.datetime) -> str:
         return value.isoformat()

@@ -3,7 +3,7 @@
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import Cursor, CursorPagination
@@ -80,7 +80,24 @@ class AuditEventListApi(ListAPIView[AuditEvent]):
     serializer_class = AuditEventOutputSerializer
     pagination_class = AuditEventPagination
 
-    @extend_schema(parameters=[EventFilterSerializer], responses=AuditEventOutputSerializer(many=True))
+    @extend_schema(
+        parameters=[
+            EventFilterSerializer,
+            OpenApiParameter(
+                "cursor",
+                {"type": "string", "minLength": 1, "maxLength": 1000},
+                OpenApiParameter.QUERY,
+                description="From a page's `next` or `previous` link, as given (`400` `invalid_cursor` otherwise).",
+            ),
+            OpenApiParameter(
+                "page_size",
+                {"type": "integer", "minimum": 1, "maximum": AuditEventPagination.max_page_size},
+                OpenApiParameter.QUERY,
+                description=f"Events per page (default {AuditEventPagination.page_size}).",
+            ),
+        ],
+        responses=AuditEventOutputSerializer(many=True),
+    )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 

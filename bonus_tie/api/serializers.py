@@ -5,32 +5,52 @@ from rest_framework import serializers
 
 from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.models import PaytableStatus
-from bonus_tie.services import MAX_PAYS, MAX_REASON_LENGTH
-from kernel.fields import StrictIntegerField
+from bonus_tie.services import BLACKJACK_PAYS, MAX_PAYS, MAX_REASON_LENGTH
+from casino.api.fields import DeckCountField
+from kernel.fields import CodeField
+from kernel.schema import SHOWS_TEXT_NO_NUL, NarrowedField
 
 KINDS_TEXT = " ".join(kind.value for kind in BONUS_KINDS)
+
+
+# The service checks these (422 with the codes in their help); the schema says what it accepts.
+class PaysField(NarrowedField, serializers.DictField):
+    narrowing = {
+        "properties": {
+            kind.value: {"type": "integer", "minimum": 1, "maximum": MAX_PAYS} for kind in BONUS_KINDS
+        },
+        "required": [kind.value for kind in BONUS_KINDS],
+        "additionalProperties": False,
+    }
+
+
+class BlackjackPaysField(NarrowedField, CodeField):  # " 3:2" is `invalid_blackjack_pays`, not trimmed
+    narrowing = {"enum": list(BLACKJACK_PAYS)}
+
+
+class ReasonField(NarrowedField, serializers.CharField):
+    # Under `allOf`: a pattern beside `type` would make the schema offer a blank string as well.
+    narrowing = {"allOf": [{"pattern": SHOWS_TEXT_NO_NUL}]}
 
 
 # --- inputs ------------------------------------------------------------------------------------
 
 
 class PaytableProposeInput(serializers.Serializer):
-    pays = serializers.DictField(
+    pays = PaysField(
         child=serializers.JSONField(),
         help_text=(
             f"One `N to 1` figure per bet kind ({KINDS_TEXT}), each a whole number from 1 to {MAX_PAYS}. "
             "`422` `missing_pay`, `invalid_pay`, `unknown_wager_kind` otherwise."
         ),
     )
-    decks = StrictIntegerField(
+    decks = DeckCountField(
         required=False,
         default=6,
-        min_value=0,
-        max_value=1000,
         help_text="The shoe the report is computed for: 6 or 8 (`422` `invalid_deck_count`).",
     )
     h17 = serializers.BooleanField(required=False, default=False, help_text="Dealer hits soft 17.")
-    blackjack_pays = serializers.CharField(
+    blackjack_pays = BlackjackPaysField(
         required=False,
         default="3:2",
         max_length=8,
@@ -49,7 +69,7 @@ class PaytableApproveInput(serializers.Serializer):
 
 
 class PaytableRejectInput(serializers.Serializer):
-    reason = serializers.CharField(
+    reason = ReasonField(
         allow_blank=True, max_length=MAX_REASON_LENGTH, help_text="Why (`422` `reason_required` when blank)."
     )
 

@@ -134,7 +134,7 @@ class PaytableApproveApi(APIView):
     )
     @idempotent
     def post(self, request: Request, version: int) -> Response:
-        data = _validated(s.PaytableApproveInput, request.data or {})
+        data = _validated(s.PaytableApproveInput, request.data)
         principal = principal_of(request)
         services.approve_paytable(
             version=version,

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Sum
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.authentication import SUPERVISOR_ROLES, Principal
+from casino.api.fields import SeatField
 from casino.api.permissions import DealerSignedIn, IsSupervisor, IsTerminal
 from casino.api.views import IDEMPOTENCY_HEADER, actor_of, principal_of, terminal_of
 from casino.models import AccountKind, BuyIn, BuyInMethod, ChipSlip, SlipKind, TableInventory
@@ -33,22 +34,30 @@ from kernel.errors import ForbiddenError
 from kernel.fields import CentsField, StrictIntegerField
 from kernel.idempotency import idempotent
 from kernel.problems import ProblemError
+from kernel.schema import NarrowedField
 
 MAX_DENOMINATIONS = 20
+MAX_CHIP_COUNT = 1_000_000
 
 
 # --- shapes ------------------------------------------------------------------------------------
 
 
-class ChipsField(serializers.DictField):
-    """{"<denomination in cents>": count}; the service checks the denominations and the sum."""
+class ChipsField(NarrowedField, serializers.DictField):
+    """{"<denomination in cents>": count}; the service checks the denominations
+    (`unknown_denomination`) and the sum (`chips_do_not_add_up`)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("child", StrictIntegerField(min_value=0, max_value=1_000_000))
+        kwargs.setdefault("child", StrictIntegerField(min_value=0, max_value=MAX_CHIP_COUNT))
         kwargs.setdefault(
             "help_text", 'Chips by denomination in cents, e.g. {"500": 20, "2500": 8}; they must add up.'
         )
         super().__init__(**kwargs)
+
+    def narrowed_schema(self) -> dict[str, Any]:
+        count = {"type": "integer", "minimum": 0, "maximum": MAX_CHIP_COUNT}
+        denominations = sorted(accounting.CHIP_DENOMINATIONS_CENTS)
+        return {"properties": {str(cents): count for cents in denominations}, "additionalProperties": False}
 
     def to_internal_value(self, data: Any) -> dict[str, int]:
         if isinstance(data, dict) and len(data) > MAX_DENOMINATIONS:
@@ -232,10 +241,9 @@ class TerminalWithDealerOrSupervisor(BasePermission):
 class BuyInCreateApi(APIView):
     permission_classes = [IsTerminal, DealerSignedIn]
 
+    @extend_schema_serializer(component_name="BuyInInput")
     class InputSerializer(serializers.Serializer):
-        seat = StrictIntegerField(
-            min_value=-1000, max_value=1000, help_text="1 to 7; others are `invalid_seat`."
-        )
+        seat = SeatField(help_text="1 to 7; others are `invalid_seat`.")
         amount_cents = CentsField()
         method = serializers.ChoiceField(choices=BuyInMethod.values)
         player = serializers.CharField(max_length=100, allow_null=True, allow_blank=True, required=False)
@@ -277,7 +285,8 @@ class SlipRequestInput(serializers.Serializer):
         allow_null=True,
         min_value=1,
         max_value=2**63 - 1,
-        help_text="The table (staff only; a terminal always acts on its own).",
+        help_text="The table: required when staff request (`400` otherwise); a terminal may leave it out "
+        "or name its own table (`403` `other_table` otherwise).",
     )
 
 
@@ -354,7 +363,8 @@ class _SlipVoidApi(APIView):
 def _slip_schema(kind: str, verb: str, request: Any, status_code: int) -> Any:
     return extend_schema(
         request=request,
-        responses={status_code: SlipOutput},
+        # A supervisor's request names its table, which may not exist.
+        responses={status_code: SlipOutput, **({404: None} if verb == "request" else {})},
         parameters=[IDEMPOTENCY_HEADER],
         operation_id=f"{kind}_{verb}",
     )

@@ -1,15 +1,19 @@
 """`Authorization: Token <key>` for terminals and staff (API.md, Authentication)."""
 
+import datetime as dt
 import functools
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
+from django.utils import timezone
 from rest_framework import authentication, exceptions
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
 from casino.models import Dealer, StaffRole, StaffToken, Table, Terminal
-from kernel.keys import key_matches, split_prefix
+from casino.services.terminals import SESSION_SEEN_EVERY, session_idle_cutoff, session_is_live
+from kernel.keys import hash_key, key_matches, split_prefix
 from kernel.rows import Columns, split_row
 
 
@@ -39,27 +43,48 @@ class Principal:
 
 
 class _TerminalLookup:
-    """Every call looks its terminal up: one statement written once per process (kernel.rows)."""
+    """Every call looks its terminal up: one statement written once per process (kernel.rows).
+
+    The same statement moves the idle clock of the dealer's session when the call may change
+    something (a POST with the terminal's own key, a live session, last moved a minute ago or
+    more): the update runs beside the read, which still sees the row as it was.
+    """
 
     def __init__(self) -> None:
         self.terminal = Columns(Terminal, "term")
         self.table = Columns(Table, "tab")
         self.dealer = Columns(Dealer, "dealer")
+        terminals = Terminal._meta.db_table
         self.sql = (
-            f"SELECT {self.terminal.sql}, {self.table.sql}, {self.dealer.sql} FROM {self.terminal.table} "  # noqa: S608  (model metadata only)
+            f'WITH "seen" AS (UPDATE "{terminals}" SET "dealer_seen_at" = %(now)s '  # noqa: S608  (model metadata only)
+            'WHERE "key_prefix" = %(prefix)s AND "key_hash" = %(key_hash)s AND %(changes)s '
+            'AND "dealer_id" IS NOT NULL AND "dealer_seen_at" > %(idle_cutoff)s '
+            'AND "dealer_seen_at" <= %(seen_before)s RETURNING "id") '
+            f"SELECT {self.terminal.sql}, {self.table.sql}, {self.dealer.sql} FROM {self.terminal.table} "
             f'JOIN {self.table.table} ON "tab"."id" = "term"."table_id" '
             f'LEFT JOIN {self.dealer.table} ON "dealer"."id" = "term"."dealer_id" '
-            'WHERE "term"."key_prefix" = %s'
+            'WHERE "term"."key_prefix" = %(prefix)s'
         )
 
-    def run(self, prefix: str) -> Terminal | None:
+    def run(self, key: str, prefix: str, *, changes: bool, now: dt.datetime) -> Terminal | None:
+        params: dict[str, str | bool | dt.datetime] = {
+            "prefix": prefix,
+            "key_hash": hash_key(key),
+            "changes": changes,
+            "now": now,
+            "idle_cutoff": session_idle_cutoff(now=now),
+            "seen_before": now - SESSION_SEEN_EVERY,
+        }
         with connection.cursor() as cursor:
-            cursor.execute(self.sql, [prefix])
+            cursor.execute(self.sql, params)
             row = cursor.fetchone()
         if row is None:
             return None
         terminal, table, dealer = split_row(row, self.terminal, self.table, self.dealer)
         terminal.table, terminal.dealer = table, dealer
+        if not session_is_live(terminal, now=now):
+            # Expired: the terminal acts with no dealer until one signs in again.
+            terminal.dealer, terminal.dealer_signed_in_at, terminal.dealer_seen_at = None, None, None
         return terminal
 
 
@@ -68,8 +93,8 @@ def _terminal_lookup() -> _TerminalLookup:
     return _TerminalLookup()
 
 
-def _terminal_by_prefix(prefix: str) -> Terminal | None:
-    return _terminal_lookup().run(prefix)
+def _terminal_by_prefix(key: str, prefix: str, *, changes: bool) -> Terminal | None:
+    return _terminal_lookup().run(key, prefix, changes=changes, now=timezone.now())
 
 
 SUPERVISOR_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS, StaffRole.ADMIN)
@@ -88,7 +113,7 @@ class TokenAuthentication(authentication.BaseAuthentication):
             key = header[1].decode()
         except UnicodeError as exc:
             raise exceptions.AuthenticationFailed("The token is not valid.") from exc
-        principal = self._principal_for(key)
+        principal = self._principal_for(key, changes=request.method not in SAFE_METHODS)
         if principal is None:
             raise exceptions.AuthenticationFailed("The token is not valid.")
         return principal, key
@@ -96,11 +121,11 @@ class TokenAuthentication(authentication.BaseAuthentication):
     def authenticate_header(self, request: Request) -> str:
         return self.keyword
 
-    def _principal_for(self, key: str) -> Principal | None:
+    def _principal_for(self, key: str, *, changes: bool) -> Principal | None:
         prefix = split_prefix(key)
         if prefix is None:
             return None
-        terminal = _terminal_by_prefix(prefix)
+        terminal = _terminal_by_prefix(key, prefix, changes=changes)
         if terminal is not None:
             if terminal.is_active and key_matches(key, terminal.key_hash):
                 return Principal(terminal=terminal)

@@ -4,6 +4,7 @@ serializers over plain dicts built by `casino.api.presenters`."""
 from django.utils.functional import lazy
 from rest_framework import serializers
 
+from casino.api.fields import SEATS, CardField, DeckCountField, NarrowedList, SeatField, WagerKindField
 from casino.engine.round import Action
 from casino.models import ShoeMode
 from casino.side_bets import placeable_kinds
@@ -16,13 +17,14 @@ ROUND_STATES = ["dealing", "insurance", "playing", "dealer", "ready_to_settle", 
 
 
 class SignInInput(serializers.Serializer):
-    badge = serializers.CharField(max_length=32)
+    badge = serializers.CharField(max_length=32, trim_whitespace=False)  # an identifier, taken as sent
     pin = serializers.CharField(max_length=32, trim_whitespace=False)
 
 
 class ShoeOpenInput(serializers.Serializer):
     mode = serializers.ChoiceField(choices=ShoeMode.values)
-    decks = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=1000)
+    # Any integer: the service answers decks other than 6 or 8 with `invalid_deck_count` (API.md).
+    decks = DeckCountField(required=False, allow_null=True, help_text="Defaults to the table's.")
 
 
 def _kinds_text() -> str:
@@ -32,22 +34,24 @@ def _kinds_text() -> str:
 class WagerInput(serializers.Serializer):
     # Any string: the engine answers unknown kinds with `unknown_wager_kind` (API.md). The kinds
     # are read when the schema is rendered, once the side bets have registered.
-    kind = serializers.CharField(max_length=16, help_text=lazy(_kinds_text, str)())
+    kind = WagerKindField(max_length=16, help_text=lazy(_kinds_text, str)())
     amount_cents = CentsField()
 
 
 class SeatInput(serializers.Serializer):
-    seat = StrictIntegerField(min_value=-1000, max_value=1000, help_text="1 to 7; others are `invalid_seat`.")
+    seat = SeatField(help_text="1 to 7; others are `invalid_seat`.")
     player = serializers.CharField(max_length=100, allow_null=True, required=False, allow_blank=True)
-    wagers = WagerInput(many=True, allow_empty=True)
+    # A primary and any side wagers, each kind once (`primary_required`, `duplicate_wager_kind`).
+    wagers = NarrowedList(child=WagerInput(), allow_empty=True, narrowing={"minItems": 1})
 
 
 class RoundOpenInput(serializers.Serializer):
-    seats = SeatInput(many=True, allow_empty=True)
+    # Seats are told apart by number (`seats_required`, `duplicate_seat`).
+    seats = NarrowedList(child=SeatInput(), allow_empty=True, narrowing={"minItems": 1, "maxItems": SEATS[1]})
 
 
 class CardInput(serializers.Serializer):
-    card = serializers.CharField(max_length=8, trim_whitespace=False)
+    card = CardField(max_length=8)  # anything but a card is `invalid_card` (422)
     expected_seq = StrictIntegerField(required=False, allow_null=True, min_value=0)
 
 

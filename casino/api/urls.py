@@ -1,11 +1,12 @@
 from django.urls import URLPattern, URLResolver, path
 
-from casino.api import accounting_views, report_views, views
+from casino.api import accounting_views, dealer_views, report_views, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("terminal/", views.TerminalApi.as_view(), name="terminal"),
     path("terminal/sign-in/", views.TerminalSignInApi.as_view(), name="terminal-sign-in"),
     path("terminal/sign-out/", views.TerminalSignOutApi.as_view(), name="terminal-sign-out"),
+    path("dealers/<int:dealer_id>/unlock/", dealer_views.DealerUnlockApi.as_view(), name="dealer-unlock"),
     path("shoes/", views.ShoeOpenApi.as_view(), name="shoe-open"),
     path("shoes/<int:shoe_id>/close/", views.ShoeCloseApi.as_view(), name="shoe-close"),
     path("rounds/", views.RoundOpenApi.as_view(), name="round-open"),

@@ -3,6 +3,7 @@ makes one service or selector call and renders the result (STYLE.md §10)."""
 
 from typing import Any
 
+from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -21,6 +22,7 @@ from casino.api.presenters import (
     shoe_payload,
     table_payload,
 )
+from casino.api.refusals import refused_sign_in
 from casino.engine.wagers import SeatRequest, WagerRequest
 from casino.models import ShoeMode, Terminal
 from casino.selectors import get_open_round, get_open_shoe, get_round_snapshot, snapshot_of
@@ -91,8 +93,14 @@ class TerminalSignInApi(APIView):
     permission_classes = [IsTerminal]
 
     @extend_schema(request=s.SignInInput, responses={200: s.SignInOutput}, parameters=[IDEMPOTENCY_HEADER])
+    def post(self, request: Request) -> HttpResponse:
+        try:
+            return self.sign_in(request)
+        except terminals.SignInRefusedError as refused:
+            raise refused_sign_in(refused, terminal=terminal_of(request), actor=actor_of(request)) from None
+
     @idempotent
-    def post(self, request: Request) -> Response:
+    def sign_in(self, request: Request) -> Response:
         data = _validated(s.SignInInput, request.data)
         terminal = terminals.sign_in_dealer(
             terminal=terminal_of(request),
@@ -232,7 +240,7 @@ class RoundSettleApi(TerminalApiView):
     @extend_schema(request=s.SettleInput, responses={200: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER])
     @idempotent
     def post(self, request: Request, round_id: int) -> Response:
-        data = _validated(s.SettleInput, request.data or {})
+        data = _validated(s.SettleInput, request.data)
         snapshot = rounds.settle_round(
             terminal=terminal_of(request),
             round_id=round_id,

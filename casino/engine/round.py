@@ -108,8 +108,8 @@ class NotYourTurnError(RuleError):
 class ActionNotAllowedError(RuleError):
     code = "action_not_allowed"
 
-    def __init__(self, detail: str, *, allowed: Sequence[Action], field: str | None = "action") -> None:
-        self.allowed: tuple[Action, ...] = tuple(allowed)
+    def __init__(self, detail: str, *, allowed: Sequence[str], field: str | None = "action") -> None:
+        self.allowed: tuple[str, ...] = tuple(allowed)
         names = ", ".join(self.allowed) or "none"
         super().__init__(f"{detail}; allowed: {names}", field=field)
 

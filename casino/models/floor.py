@@ -100,17 +100,29 @@ class TableLimit(models.Model):
 
 
 class Dealer(models.Model):
+    """A dealer signs in at a terminal with badge and PIN. Wrong PINs are counted in a window
+    (`casino.services.terminals`); too many lock the dealer until a supervisor unlocks them."""
+
     badge = models.CharField(max_length=32, unique=True)
     name = models.CharField(max_length=100)
     pin_hash = models.CharField(max_length=256)
     is_active = models.BooleanField(default=True)
+    sign_in_failures = models.PositiveSmallIntegerField(default=0)
+    sign_in_failures_since = models.DateTimeField(null=True, blank=True)
+    locked_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"{self.badge} {self.name}"
 
 
 class Terminal(models.Model):
-    """The dealer terminal of one table. Its API key is stored only as a SHA-256 hash."""
+    """The dealer terminal of one table. Its API key is stored only as a SHA-256 hash.
+
+    The dealer's session: who signed in, when, and when the terminal last changed something
+    (`dealer_seen_at`, for the idle timeout). A dealer is signed in at one terminal at a time;
+    deactivating the dealer, the terminal or the table, or changing the dealer's PIN, ends the
+    session in the same transaction (database triggers, casino migration 0008).
+    """
 
     table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="terminal")
     name = models.CharField(max_length=50, unique=True)
@@ -119,6 +131,16 @@ class Terminal(models.Model):
     is_active = models.BooleanField(default=True)
     dealer = models.ForeignKey(Dealer, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     dealer_signed_in_at = models.DateTimeField(null=True, blank=True)
+    dealer_seen_at = models.DateTimeField(null=True, blank=True)
+    sign_in_failures = models.PositiveSmallIntegerField(default=0)
+    sign_in_failures_since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["dealer"], condition=Q(dealer__isnull=False), name="terminal_one_per_dealer"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

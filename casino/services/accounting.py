@@ -23,7 +23,8 @@ the rounds settled in the shift.
 
 Gaming day and shift are stamped on every record when it is written (`kernel.gaming_day`). A
 table is open between an opener and a closer; buy-ins and fill/credit requests and approvals need
-it open *in the current shift*: at a shift change the supervisor closes the ended shift (the closer
+it active and open *in the current shift* (`casino.services.table_state`, the same rule the rounds
+and shoes follow): at a shift change the supervisor closes the ended shift (the closer
 belongs to the shift its opener opened: "date and shift ended") and opens the new one. A table has
 one opener and one closer per shift (a unique constraint): a table closed during a shift reopens
 in the next one. A closer written after its shift ended, and a void of an approved slip of an
@@ -57,6 +58,8 @@ from casino.models import (
     Terminal,
 )
 from casino.selectors import get_open_round
+from casino.services.table_state import TableUse, check_table_in_play
+from casino.services.terminals import session_is_live
 from kernel.errors import ConflictError, ForbiddenError, ServiceError
 from kernel.gaming_day import gaming_day_and_shift, shift_bounds
 
@@ -114,24 +117,10 @@ def _latest_count(table: Table) -> TableInventory | None:
     return TableInventory.objects.filter(table=table).order_by("-pk").first()
 
 
-def _require_open_now(table: Table, *, now: dt.datetime) -> TableInventory:
-    latest = _latest_count(table)
-    if latest is None or latest.kind != InventoryKind.OPENER:
-        raise ConflictError("table_not_open", f"{table.name} is not open: a supervisor opens it first.")
-    gaming_day, shift = gaming_day_and_shift(now)
-    if (latest.gaming_day, latest.shift) != (gaming_day, shift):
-        raise ConflictError(
-            "shift_change_required",
-            f"{table.name} was opened for the {latest.gaming_day} {latest.shift} shift, which has ended: "
-            "a supervisor closes it for that shift and opens it for this one.",
-        )
-    return latest
-
-
-def _signing_dealer(table: Table) -> Dealer:
+def _signing_dealer(table: Table, *, now: dt.datetime) -> Dealer:
     """The dealer who signs a count: the one signed in at the table's terminal."""
     terminal = Terminal.objects.select_related("dealer").filter(table=table).first()
-    if terminal is None or terminal.dealer is None:
+    if terminal is None or terminal.dealer is None or not session_is_live(terminal, now=now):
         raise ConflictError(
             "dealer_not_signed_in",
             f"A dealer must be signed in at {table.name}'s terminal to sign the count.",
@@ -179,7 +168,7 @@ def open_table(
     now: dt.datetime,
 ) -> TableInventory:
     """Record the opener, signed by the dealer signed in at the table and the supervisor."""
-    table = lock_table(table_id=table_id)
+    table, _ = lock_table(table_id=table_id)
     counted = _checked_chips(chips, amount_cents=total_cents, field="total_cents")
     latest = _latest_count(table)
     if latest is not None and latest.kind == InventoryKind.OPENER:
@@ -195,7 +184,7 @@ def open_table(
             "shift_already_opened",
             f"{table.name} was already opened once in the {gaming_day} {shift} shift: one opener per shift.",
         )
-    dealer = _signing_dealer(table)
+    dealer = _signing_dealer(table, now=now)
     ledger.open_table_accounts(table=table)
     tray = ledger.balance_cents(table=table, kind=AccountKind.TRAY)
     transfer = None
@@ -252,14 +241,14 @@ def close_table(
     now: dt.datetime,
 ) -> TableInventory:
     """Record the closer of the shift the table was opened for, signed like the opener."""
-    table = lock_table(table_id=table_id)
+    table, _ = lock_table(table_id=table_id)
     counted = _checked_chips(chips, amount_cents=total_cents, field="total_cents")
     opener = _latest_count(table)
     if opener is None or opener.kind != InventoryKind.OPENER:
         raise ConflictError("table_not_open", f"{table.name} is not open.")
     if get_open_round(table=table) is not None:
         raise ConflictError("round_in_progress", f"{table.name} has a round in progress; finish it first.")
-    dealer = _signing_dealer(table)
+    dealer = _signing_dealer(table, now=now)
     tray = ledger.balance_cents(table=table, kind=AccountKind.TRAY)
     closer = TableInventory.objects.create(
         table=table,
@@ -316,8 +305,8 @@ def record_buy_in(
         raise ServiceError("invalid_seat", f"Seats are numbered 1 to 7, not {seat}.", field="seat")
     if method not in BuyInMethod.values:
         raise ServiceError("invalid_method", "A buy-in is `cash` or `marker`.", field="method")
-    table = lock_table(table_id=terminal.table_id)
-    _require_open_now(table, now=now)
+    table, count = lock_table(table_id=terminal.table_id)
+    check_table_in_play(table, count, use=TableUse.MONEY, now=now)
     transaction_ = ledger.post(
         kind=MovementKind.BUY_IN,
         table=table,
@@ -383,9 +372,9 @@ def request_slip(
     """A fill or credit request, numbered and pending: nothing moves until it is approved."""
     if terminal is not None and terminal.dealer is None:
         raise ForbiddenError("dealer_not_signed_in", "A dealer must be signed in at this terminal.")
-    table = lock_table(table_id=table_id)
+    table, count = lock_table(table_id=table_id)
     counted = _checked_chips(chips, amount_cents=amount_cents, field="amount_cents")
-    _require_open_now(table, now=now)
+    check_table_in_play(table, count, use=TableUse.MONEY, now=now)
     gaming_day, shift = gaming_day_and_shift(now)
     slip = ChipSlip.objects.create(
         kind=kind,
@@ -414,22 +403,27 @@ def request_slip(
     return slip
 
 
+def _refuse_the_requester(*, kind: SlipKind, slip: ChipSlip, user: AbstractBaseUser, verb: str) -> None:
+    """Maker-checker both ways: whoever requested a slip neither approves nor voids it."""
+    if slip.requested_by_user_id is not None and slip.requested_by_user_id == user.pk:
+        raise ForbiddenError(
+            "approver_is_requester",
+            f"{kind} #{slip.number} was requested by you: another supervisor {verb} it.",
+        )
+
+
 @transaction.atomic
 def approve_slip(
     *, kind: SlipKind, slip_id: int, user: AbstractBaseUser, actor: AuditActor, now: dt.datetime
 ) -> ChipSlip:
     """Approve a pending fill or credit: the chips move, through the ledger, exactly once."""
-    table, slip = lock_slip(kind=kind, slip_id=slip_id)
+    (table, count), slip = lock_slip(kind=kind, slip_id=slip_id)
     if slip.status != SlipStatus.PENDING:
         raise ConflictError(
             "slip_not_pending", f"{kind} #{slip.number} is {slip.status}: only a pending slip is approved."
         )
-    if slip.requested_by_user_id is not None and slip.requested_by_user_id == user.pk:
-        raise ForbiddenError(
-            "approver_is_requester",
-            f"{kind} #{slip.number} was requested by you: another supervisor approves it.",
-        )
-    _require_open_now(table, now=now)
+    _refuse_the_requester(kind=kind, slip=slip, user=user, verb="approves")
+    check_table_in_play(table, count, use=TableUse.MONEY, now=now)
     tray_cents = _TRAY_SIGN[kind] * slip.amount_cents
     if kind == SlipKind.CREDIT:
         tray = ledger.balance_cents(table=table, kind=AccountKind.TRAY)
@@ -493,9 +487,10 @@ def void_slip(
     reason = reason.strip()
     if not reason:
         raise ServiceError("reason_required", "A void needs a reason.", field="reason")
-    table, slip = lock_slip(kind=kind, slip_id=slip_id)
+    (table, _), slip = lock_slip(kind=kind, slip_id=slip_id)
     if slip.status == SlipStatus.VOID:
         raise ConflictError("slip_already_void", f"{kind} #{slip.number} is already void.")
+    _refuse_the_requester(kind=kind, slip=slip, user=user, verb="voids")
     was = slip.status
     reversal = None
     if slip.transaction is not None:

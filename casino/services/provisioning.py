@@ -16,6 +16,7 @@ from casino.engine.wagers import WagerKind
 from casino.models import (
     Casino,
     Dealer,
+    GameKind,
     Pit,
     StaffProfile,
     StaffRole,
@@ -79,9 +80,12 @@ def provision_table(
     pit_name: str = "Main pit",
     casino_name: str = "Main casino",
     dealer_name: str = "",
+    game: str = GameKind.TIE_BONUS,
     now: dt.datetime,
 ) -> ProvisionedTable:
     check_decks(decks)
+    if game not in GameKind.values:
+        raise ServiceError("invalid_game", f"A table runs one of {', '.join(GameKind.values)}.", field="game")
     num, den = _ratio(blackjack_pays)
     if aggregate_limit_cents is not None and aggregate_limit_cents <= 0:
         raise ServiceError("invalid_aggregate_limit", "The aggregate limit is a positive number of cents.")
@@ -92,6 +96,7 @@ def provision_table(
     table = Table.objects.create(
         pit=pit,
         name=name,
+        game=game,
         decks=decks,
         dealer_hits_soft_17=h17,
         blackjack_pays_num=num,
@@ -121,7 +126,7 @@ def provision_table(
         subject_type="table",
         subject_id=str(table.pk),
         subject_label=name,
-        after={"decks": decks, "h17": h17, "blackjack_pays": blackjack_pays, "surrender": surrender,
+        after={"game": game, "decks": decks, "h17": h17, "blackjack_pays": blackjack_pays, "surrender": surrender,
                "aggregate_limit_cents": aggregate_limit_cents, "terminal": terminal.name, "dealer": badge},
         occurred_at=now,
     )  # fmt: skip

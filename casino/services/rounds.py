@@ -23,11 +23,12 @@ from casino.engine.cards import parse_card
 from casino.engine.settlement import Settlement as EngineSettlement
 from casino.engine.settlement import settle, void_settlement
 from casino.engine.wagers import SeatRequest, validate_wagers
-from casino.locks import lock_round, lock_table_for_new_round
+from casino.locks import LatestCount, lock_round, lock_table_for_new_round
 from casino.mappers import house_rules_for, rules_to_json, table_limits_for
 from casino.models import (
     AccountKind,
     EventKind,
+    GameKind,
     MovementKind,
     Round,
     RoundEvent,
@@ -41,6 +42,7 @@ from casino.models import (
     WagerSource,
 )
 from casino.selectors import RoundSnapshot, players_of, round_state, shoe_in_play
+from casino.services.table_state import TableUse, check_table_in_play
 from casino.side_bets import side_bet_for
 from kernel.errors import ConflictError, ForbiddenError
 from kernel.rows import Insert, Update, run_together
@@ -50,9 +52,17 @@ class _RoundAtTable:
     """A locked round (with its table and shoe), rebuilt once; collects what a step changes and
     writes it, events, shoe and round row, in one statement (`save`)."""
 
-    def __init__(self, round_: Round, *, state: engine.RoundState, events_stored: int) -> None:
+    def __init__(
+        self,
+        round_: Round,
+        *,
+        state: engine.RoundState,
+        events_stored: int,
+        count: LatestCount | None = None,
+    ) -> None:
         self.round = round_
         self.table = round_.table
+        self.count = count  # the table's latest count, read with its lock
         self.shoe = round_.shoe
         self.state = state
         self.events_stored = events_stored
@@ -65,7 +75,10 @@ class _RoundAtTable:
     def locked(cls, *, round_id: int, table_id: int | None = None) -> "_RoundAtTable":
         locked = lock_round(round_id=round_id, table_id=table_id)
         state, events_stored = round_state(locked.round, events=locked.events)
-        return cls(locked.round, state=state, events_stored=events_stored)
+        return cls(locked.round, state=state, events_stored=events_stored, count=locked.latest_count)
+
+    def check_table_deals(self, *, now: dt.datetime) -> None:
+        check_table_in_play(self.table, self.count, use=TableUse.FINISH_ROUND, now=now)
 
     def check_seq(self, expected_seq: int | None) -> None:
         if expected_seq is not None and expected_seq != self.round.seq:
@@ -261,8 +274,16 @@ def open_round(
 ) -> RoundSnapshot:
     if terminal.dealer_id is None:
         raise ForbiddenError("dealer_not_signed_in", "A dealer must be signed in at this terminal.")
-    shoe = lock_table_for_new_round(table_id=terminal.table_id)
-    table = shoe.table
+    locked = lock_table_for_new_round(table_id=terminal.table_id)
+    table = locked.table
+    check_table_in_play(table, locked.latest_count, use=TableUse.NEW_PLAY, now=now)
+    if table.game != GameKind.TIE_BONUS:
+        raise ConflictError("wrong_game", f"Table {table.name} does not run tie-bonus blackjack.")
+    if locked.round_open:
+        raise ConflictError("round_in_progress", "The table already has an open round.")
+    shoe = locked.shoe
+    if shoe is None:
+        raise ConflictError("no_open_shoe", "The table has no open shoe; open one first.")
     side_bet = side_bet_for(table.game)
     validated = validate_wagers(
         seats=seats, limits=table_limits_for(table), side_bet=side_bet.side_bet if side_bet else None
@@ -346,6 +367,7 @@ def report_card(
     now: dt.datetime,
 ) -> RoundSnapshot:
     at = _RoundAtTable.locked(round_id=round_id, table_id=terminal.table_id)
+    at.check_table_deals(now=now)
     at.check_seq(expected_seq)
     seq = at.round.seq
     step = play.report_card(state=at.state, shoe=at.shoe_in_play(), card=parse_card(card))
@@ -375,6 +397,7 @@ def apply_action(
     now: dt.datetime,
 ) -> RoundSnapshot:
     at = _RoundAtTable.locked(round_id=round_id, table_id=terminal.table_id)
+    at.check_table_deals(now=now)
     at.check_seq(expected_seq)
     seq = at.round.seq
     step = play.take_action(
@@ -459,6 +482,7 @@ def settle_round(
     *, terminal: Terminal, round_id: int, expected_seq: int | None, actor: AuditActor, now: dt.datetime
 ) -> RoundSnapshot:
     at = _RoundAtTable.locked(round_id=round_id, table_id=terminal.table_id)
+    at.check_table_deals(now=now)
     at.check_seq(expected_seq)
     if at.round.state == RoundState.SETTLED:
         raise ConflictError("round_already_settled", "The round is already settled.")

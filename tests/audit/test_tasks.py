@@ -145,4 +145,4 @@ def test_the_schedule_can_be_imported_before_django_is_set_up() -> None:
     )
 
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "3"
+    assert done.stdout.strip() == "4"

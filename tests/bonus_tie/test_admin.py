@@ -108,6 +108,20 @@ def test_the_proposer_cannot_approve_from_the_admin(pit_boss: Staff) -> None:
     assert state_of_paytables() == before
 
 
+def test_the_proposer_cannot_reject_from_the_admin_either(pit_boss: Staff) -> None:
+    version = propose(pit_boss).version
+    StaffProfile.objects.filter(user=pit_boss.user).update(role="compliance")
+    before = state_of_paytables()
+
+    response = logged_in(pit_boss).post(
+        f"/admin/bonus_tie/paytableversion/{pk_of(version)}/reject/", {"reason": "Changed my mind."}
+    )
+
+    assert "Refused (approver_is_proposer)" in response.content.decode()
+    assert state_of_paytables() == before
+    assert events("bonus_tie.paytable.rejected") == []
+
+
 def test_compliance_rejects_from_the_admin(pit_boss: Staff, compliance: Staff) -> None:
     version = propose(pit_boss).version
 

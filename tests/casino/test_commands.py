@@ -11,6 +11,8 @@ from casino.models import StaffProfile, StaffToken, Table, Terminal
 from kernel.keys import key_matches, pin_matches
 
 pytestmark = pytest.mark.django_db
+# An empty database has no casino and no pit: the command creates them only when asked.
+IN_A_NEW_PIT = ("--casino", "Main casino", "--create-casino", "--pit", "Main pit", "--create-pit")
 
 
 def run(*args: str) -> str:
@@ -20,7 +22,7 @@ def run(*args: str) -> str:
 
 
 def test_provision_table_prints_its_one_time_secrets() -> None:
-    printed = json.loads(run("provision_table", "--name", "BJ-07", "--decks", "6", "--h17", "--blackjack-pays", "6:5",
+    printed = json.loads(run("provision_table", *IN_A_NEW_PIT, "--name", "BJ-07", "--decks", "6", "--h17", "--blackjack-pays", "6:5",
                              "--aggregate-limit-cents", "500000", "--surrender"))  # fmt: skip
 
     table = Table.objects.get(name="BJ-07")
@@ -43,10 +45,10 @@ def test_provision_table_prints_its_one_time_secrets() -> None:
 
 
 def test_provision_table_refuses_a_duplicate_name_with_a_plain_message() -> None:
-    run("provision_table", "--name", "BJ-08", "--decks", "8")
+    run("provision_table", *IN_A_NEW_PIT, "--name", "BJ-08", "--decks", "8")
 
     with pytest.raises(CommandError, match="already exists"):
-        run("provision_table", "--name", "BJ-08", "--decks", "8")
+        run("provision_table", *IN_A_NEW_PIT, "--name", "BJ-08", "--decks", "8")
     assert Table.objects.filter(name="BJ-08").count() == 1
 
 
@@ -61,13 +63,13 @@ def test_create_staff_prints_password_and_token() -> None:
 
 
 def test_check_ledger_passes_on_a_sound_ledger() -> None:
-    run("provision_table", "--name", "BJ-09", "--decks", "6")
+    run("provision_table", *IN_A_NEW_PIT, "--name", "BJ-09", "--decks", "6")
 
     assert "Ledger OK" in run("check_ledger")
 
 
 def test_check_ledger_fails_on_a_broken_ledger() -> None:
-    run("provision_table", "--name", "BJ-10", "--decks", "6")
+    run("provision_table", *IN_A_NEW_PIT, "--name", "BJ-10", "--decks", "6")
     table = Table.objects.get(name="BJ-10")
     with connection.cursor() as cursor:
         # A wager with no ledger movement behind it, written behind the services' back.
@@ -98,7 +100,7 @@ def test_check_ledger_fails_on_a_broken_ledger() -> None:
 def test_the_database_refuses_an_unbalanced_ledger_transaction() -> None:
     from django.db import IntegrityError, transaction
 
-    run("provision_table", "--name", "BJ-11", "--decks", "6")
+    run("provision_table", *IN_A_NEW_PIT, "--name", "BJ-11", "--decks", "6")
     table = Table.objects.get(name="BJ-11")
 
     def write_unbalanced() -> None:
@@ -133,7 +135,7 @@ def test_the_database_refuses_to_change_or_delete_ledger_rows() -> None:
     from casino import ledger
     from casino.models import AccountKind, LedgerEntry, MovementKind
 
-    run("provision_table", "--name", "BJ-12", "--decks", "6")
+    run("provision_table", *IN_A_NEW_PIT, "--name", "BJ-12", "--decks", "6")
     table = Table.objects.get(name="BJ-12")
     ledger.post(kind=MovementKind.FILL, table=table, now=timezone.now(),
                 entries=[(AccountKind.TRAY, 10_000), (AccountKind.CAGE, -10_000)])  # fmt: skip

@@ -15,6 +15,9 @@ from django.core.management.base import CommandError, CommandParser
 from audit.exports import FORMATS, export_gaming_day
 from audit.management.base import PlainErrorsCommand
 
+# Dates outside these are typing mistakes (and 9999-12-31 has no next day to end at).
+FIRST_GAMING_DAY, LAST_GAMING_DAY = dt.date(2000, 1, 1), dt.date(2099, 12, 31)
+
 
 class Command(PlainErrorsCommand):
     help = "Export the audit events of one gaming day (casino time, from 06:00) as CSV or JSON lines."
@@ -31,6 +34,11 @@ class Command(PlainErrorsCommand):
             raise CommandError(
                 f"--gaming-day must be a date like 2026-11-20, not {options['gaming_day']!r}"
             ) from None
+        if not FIRST_GAMING_DAY <= day <= LAST_GAMING_DAY:
+            raise CommandError(
+                f"--gaming-day must be from {FIRST_GAMING_DAY.isoformat()} to {LAST_GAMING_DAY.isoformat()}, "
+                f"not {day.isoformat()}"
+            )
         fmt = options["format"]
         if fmt not in FORMATS:
             raise CommandError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")

@@ -14,6 +14,8 @@ from django.core.management.base import CommandError, CommandParser
 from audit import services
 from audit.management.base import PlainErrorsCommand
 
+MAX_CHUNK_SIZE = 1_000_000  # rows held in memory at once
+
 
 class Command(PlainErrorsCommand):
     help = "Verify the audit trail's hash chains and anchors (streamed; exit status 1 when broken)."
@@ -31,8 +33,8 @@ class Command(PlainErrorsCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         chunk_size = options["chunk_size"]
-        if chunk_size < 1:
-            raise CommandError("--chunk-size must be at least 1")
+        if not 1 <= chunk_size <= MAX_CHUNK_SIZE:
+            raise CommandError(f"--chunk-size must be from 1 to {MAX_CHUNK_SIZE}, not {chunk_size}")
         started = time.perf_counter()
         result = services.verify_chain(since_checkpoint=options["since_checkpoint"], chunk_size=chunk_size)
         elapsed = time.perf_counter() - started

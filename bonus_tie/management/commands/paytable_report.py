@@ -24,6 +24,8 @@ from bonus_tie.selectors import get_paytable_version, get_version_in_force
 from bonus_tie.services import review_rules
 from kernel.errors import ServiceError
 
+MOST_IN_A_SHOE = (32,) * 9 + (128,)  # 8 decks: Aces to nines, then the ten-value cards
+
 
 def _whole(low: int, high: int) -> Any:
     def parse(text: str) -> int:
@@ -52,13 +54,17 @@ def _blackjack_pays(text: str) -> str:
 
 def _shoe(text: str) -> tuple[int, ...]:
     parts = text.split(",")
-    if len(parts) != 10 or not all(part.strip().isdigit() for part in parts):
+    if len(parts) != 10 or not all(part.strip().isascii() and part.strip().isdigit() for part in parts):
         raise argparse.ArgumentTypeError(
             "must be ten comma-separated counts, Aces first and ten-value cards last"
         )
     counts = tuple(int(part) for part in parts)
     if sum(counts) < 4:
         raise argparse.ArgumentTypeError("must hold at least four cards")
+    if any(count > most for count, most in zip(counts, MOST_IN_A_SHOE, strict=True)):
+        raise argparse.ArgumentTypeError(
+            "must hold at most what 8 decks do: 32 of each rank and 128 ten-value cards"
+        )
     return counts
 
 

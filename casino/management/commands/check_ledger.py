@@ -1,11 +1,12 @@
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from audit.management.base import PlainErrorsCommand
 from casino.ledger_checks import CHECKS, find_violations
 
 
-class Command(BaseCommand):
+class Command(PlainErrorsCommand):
     help = "Verify every ledger invariant; exits non-zero on any violation."
 
     def handle(self, *args: Any, **options: Any) -> None:

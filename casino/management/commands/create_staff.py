@@ -1,19 +1,32 @@
+import argparse
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
+from audit.management.base import PlainErrorsCommand
 from casino.models import StaffRole
 from casino.services.provisioning import create_staff
 from kernel.errors import ServiceError
 
 
-class Command(BaseCommand):
+def username(text: str) -> str:
+    """A username the admin site itself would accept: Django's own field checks (not blank,
+    at most 150 characters, letters, digits and @ . + - _ only)."""
+    try:
+        return str(get_user_model()._meta.get_field("username").clean(text, None))
+    except ValidationError as exc:
+        raise argparse.ArgumentTypeError(" ".join(exc.messages)) from None
+
+
+class Command(PlainErrorsCommand):
     help = "Create a staff account with a role; prints JSON with its password and API token (shown once)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--username", required=True)
+        parser.add_argument("--username", required=True, type=username)
         parser.add_argument("--role", required=True, choices=StaffRole.values)
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -1,32 +1,65 @@
 """`make run`: migrate, load the demo once, then run the web server, a Celery worker and
 Celery beat until interrupted, and stop them (and the embedded database) cleanly."""
 
+import argparse
+import contextlib
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+from pathlib import Path
 from typing import Any
 
+import psutil
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandError, CommandParser
+from django.db import connections
 
-from casino.management.commands.seed_demo import load_demo_credentials
+from audit.management.base import PlainErrorsCommand
+from casino.management.arguments import whole_number
+from casino.management.commands.seed_demo import CREDENTIALS_FILE, load_demo_credentials
+from casino.models import GameKind
+
+# How long web, worker and beat get to finish what they are doing after SIGTERM (gunicorn's own
+# graceful timeout is 20 s); then whatever is left of each is killed.
+GAME_NAMES = {GameKind.TIE_BONUS: "tie-bonus blackjack", GameKind.SPECIAL_POINTS: "special-card points"}
+GRACE_SECONDS = 25
 
 
-class Command(BaseCommand):
-    help = "Run the whole service: web server, Celery worker and Celery beat."
+class Command(PlainErrorsCommand):
+    help = "Run the whole service: web server, Celery worker and Celery beat, until Ctrl-C or SIGTERM."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--bind", default=os.environ.get("BIND", "127.0.0.1:8000"))
-        parser.add_argument("--web-workers", type=int, default=None, help="default: cores + 1")
-        parser.add_argument("--web-threads", type=int, default=None, help="default: 4 per worker")
+        parser.add_argument("--bind", type=host_and_port, default=os.environ.get("BIND", "127.0.0.1:8000"))
+        parser.add_argument(
+            "--web-workers", type=whole_number(1, 64), default=None, help="default: cores + 1"
+        )
+        parser.add_argument(
+            "--web-threads", type=whole_number(1, 64), default=None, help="default: 4 per worker"
+        )
+        parser.add_argument(
+            "--beat-schedule",
+            default=settings.CELERY_BEAT_SCHEDULE_FILENAME,
+            help="Celery beat's state file.",
+        )
+        parser.add_argument(
+            "--credentials-file",
+            type=Path,
+            default=CREDENTIALS_FILE,
+            help="Where the demo credentials are kept.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        call_command("migrate", interactive=False, verbosity=0)
-        call_command("collectstatic", interactive=False, verbosity=0)
-        call_command("seed_demo")
+        try:
+            call_command("migrate", interactive=False, verbosity=0)
+            call_command("collectstatic", interactive=False, verbosity=0)
+            call_command("seed_demo", credentials_file=options["credentials_file"])
+        except KeyboardInterrupt:
+            raise CommandError("Interrupted before the service started.") from None
+        connections.close_all()  # the children open their own
         bin_dir = os.path.dirname(sys.executable)
         commands = {
             "web": [os.path.join(bin_dir, "gunicorn"), "-c", str(settings.BASE_DIR / "config" / "gunicorn.py"),
@@ -36,39 +69,34 @@ class Command(BaseCommand):
             "worker": [os.path.join(bin_dir, "celery"), "-A", "config.celery", "worker", "--loglevel", "INFO",
                        "--concurrency", "2"],
             "beat": [os.path.join(bin_dir, "celery"), "-A", "config.celery", "beat", "--loglevel", "INFO",
-                     "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME],
+                     "--schedule", options["beat_schedule"]],
         }  # fmt: skip
-        children = {name: subprocess.Popen(argv, cwd=settings.BASE_DIR) for name, argv in commands.items()}  # noqa: S603
-        self._announce(options["bind"])
-        stopping = False
-
-        def stop(signum: int, frame: Any) -> None:
-            nonlocal stopping
-            stopping = True
-
-        signal.signal(signal.SIGINT, stop)
-        signal.signal(signal.SIGTERM, stop)
+        stop_requested = threading.Event()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda signum, frame: stop_requested.set())
+        # Each child leads its own process group, so that stopping it reaches the processes it
+        # started too, even those a killed or hung parent left behind.
+        children = {
+            name: subprocess.Popen(argv, cwd=settings.BASE_DIR, process_group=0)  # noqa: S603
+            for name, argv in commands.items()
+        }
         try:
-            while not stopping:
-                for name, child in children.items():
-                    if child.poll() is not None:
-                        self.stderr.write(f"{name} exited with {child.returncode}; stopping the service.")
-                        stopping = True
-                time.sleep(0.5)
+            self._announce(options["bind"], options["credentials_file"])
+            while not stop_requested.wait(0.5):
+                exited = [name for name, child in children.items() if child.poll() is not None]
+                if exited:
+                    self.stderr.write(
+                        f"{exited[0]} exited with {children[exited[0]].returncode}; stopping the service."
+                    )
+                    break
         finally:
-            for child in children.values():
-                if child.poll() is None:
-                    child.send_signal(signal.SIGTERM)
-            for child in children.values():
-                try:
-                    child.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    child.kill()
+            stop_children(list(children.values()))
+            # The embedded database stops when this process exits, as the last one using it.
             self.stdout.write("Service stopped.")
 
-    def _announce(self, bind: str) -> None:
+    def _announce(self, bind: str, credentials_file: Path) -> None:
         base = f"http://{bind}"
-        credentials = load_demo_credentials() or {}
+        credentials = load_demo_credentials(credentials_file) or {}
         lines = [
             "",
             f"Casino back office is starting at {base}",
@@ -83,8 +111,49 @@ class Command(BaseCommand):
             )
         for table in credentials.get("tables", []):
             lines.append(
-                f"  Table {table['table']}: terminal token {table['terminal_token']}  "
+                f"  Table {table['table']} ({GAME_NAMES.get(table.get('game', ''), 'tie-bonus blackjack')}): "
+                f"terminal token {table['terminal_token']}  "
                 f"dealer badge {table['dealer']['badge']} PIN {table['dealer']['pin']}"
             )
         lines.append("Press Ctrl-C to stop.\n")
         self.stdout.write("\n".join(lines))
+
+
+def stop_children(children: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM each child (a warm stop: gunicorn finishes its requests, Celery its tasks), wait for
+    them, then SIGKILL whatever is left in their process groups: a child that did not stop in
+    time, and workers orphaned by a parent that was killed."""
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + GRACE_SECONDS
+    for child in children:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=max(deadline - time.monotonic(), 0))
+    groups = {child.pid for child in children}
+    for group in groups:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGKILL)
+    for child in children:
+        child.wait()
+    deadline = time.monotonic() + 10
+    while _alive_in(groups) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def _alive_in(groups: set[int]) -> list[psutil.Process]:
+    """Processes of these groups that still run (an exited orphan nobody reaped is a zombie: gone)."""
+    alive = []
+    for process in psutil.process_iter():
+        with contextlib.suppress(psutil.Error, ProcessLookupError):
+            if os.getpgid(process.pid) in groups and process.status() != psutil.STATUS_ZOMBIE:
+                alive.append(process)
+    return alive
+
+
+def host_and_port(text: str) -> str:
+    """HOST:PORT as gunicorn binds it (an IPv6 host in brackets), port 1-65535."""
+    host, _, port = text.rpartition(":")
+    if not host or not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"must be HOST:PORT, e.g. 127.0.0.1:8000, not {text!r}")
+    return text

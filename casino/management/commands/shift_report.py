@@ -2,34 +2,34 @@
 
 Produces (or regenerates, in place) the shift reports by hand: the same service the Celery
 tasks call. Bad arguments are a one-line error and a non-zero exit, never a traceback.
+
+Only a shift that is over gets a report: an accountant reads a shift report as the shift's final
+count, so a shift still running (or in the future) is refused, and so is a shift that ended before
+the audit trail's first event (nothing can have been recorded in it; a mistyped year).
 """
 
 import datetime as dt
-import sys
-from typing import Any, NoReturn
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
+from django.db.models import Min
 from django.utils import timezone
 
 from audit.context import AuditActor
+from audit.management.base import PlainErrorsCommand
+from audit.models import AuditEvent
+from casino.models import Table
 from casino.services import reports
 from kernel.errors import ServiceError
+from kernel.gaming_day import casino_zone, shift_bounds
 
 ACTOR = AuditActor(kind="system", username="manage.py shift_report")
+# Dates outside these are typing mistakes, whatever the audit trail holds.
+FIRST_GAMING_DAY, LAST_GAMING_DAY = dt.date(2000, 1, 1), dt.date(2099, 12, 31)
 
 
-class Command(BaseCommand):
-    help = "Produce the shift reports of one shift (all tables, or one with --table)."
-
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        parser = super().create_parser(prog_name, subcommand, **kwargs)
-
-        def one_line_error(message: str) -> NoReturn:
-            sys.stderr.write(f"shift_report: {message}\n")
-            sys.exit(2)
-
-        parser.error = one_line_error  # type: ignore[method-assign]
-        return parser
+class Command(PlainErrorsCommand):
+    help = "Produce the shift reports of one shift that is over (all tables, or one with --table)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--gaming-day", dest="gaming_day", help="YYYY-MM-DD")
@@ -43,22 +43,32 @@ class Command(BaseCommand):
             gaming_day = dt.date.fromisoformat(options["gaming_day"])
         except ValueError as exc:
             raise CommandError(f"--gaming-day {options['gaming_day']!r} is not a date (YYYY-MM-DD).") from exc
+        if not FIRST_GAMING_DAY <= gaming_day <= LAST_GAMING_DAY:
+            raise CommandError(
+                f"--gaming-day {gaming_day.isoformat()} is out of range "
+                f"({FIRST_GAMING_DAY.isoformat()} to {LAST_GAMING_DAY.isoformat()})."
+            )
         try:
             reports.check_shift(options["shift"])
         except ServiceError as exc:
             raise CommandError(exc.detail) from exc
         table_ids = None
         if options["table_id"] is not None:
-            if not str(options["table_id"]).isdigit() or int(options["table_id"]) >= 2**63:
+            text = str(options["table_id"])
+            if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) >= 2**63:
                 raise CommandError(f"--table {options['table_id']!r} is not a table id.")
-            table_ids = [int(options["table_id"])]
+            table_ids = [int(text)]
+            if not Table.objects.filter(pk=table_ids[0]).exists():
+                raise CommandError(f"No table {table_ids[0]}.")
+        now = timezone.now()
+        check_shift_is_over(gaming_day=gaming_day, shift=options["shift"], now=now)
         try:
             rows = reports.produce_shift_reports(
                 gaming_day=gaming_day,
                 shift=options["shift"],
                 table_ids=table_ids,
                 actor=ACTOR,
-                now=timezone.now(),
+                now=now,
             )
         except ServiceError as exc:
             raise CommandError(exc.detail) from exc
@@ -66,3 +76,25 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{len(rows)} shift report(s) for {gaming_day.isoformat()} {options['shift']}; win {win} cents."
         )
+
+
+def check_shift_is_over(*, gaming_day: dt.date, shift: str, now: dt.datetime) -> None:
+    """A shift gets a report once it has ended, and only if it ended after the audit trail began."""
+    _, end = shift_bounds(gaming_day, shift)
+    if end > now:
+        raise CommandError(
+            f"The {shift} shift of {gaming_day.isoformat()} has not ended yet (it ends {_local(end)}); "
+            "its report is written when it ends."
+        )
+    first_event = AuditEvent.objects.aggregate(first=Min("occurred_at"))["first"]
+    if first_event is None or end <= first_event:
+        trail = f"the audit trail begins {_local(first_event)}" if first_event else "the audit trail is empty"
+        raise CommandError(
+            f"The {shift} shift of {gaming_day.isoformat()} ended before anything was recorded "
+            f"({trail}); there is nothing to report."
+        )
+
+
+def _local(moment: dt.datetime) -> str:
+    zone = casino_zone()
+    return f"{moment.astimezone(zone):%Y-%m-%d %H:%M} {zone.key}"

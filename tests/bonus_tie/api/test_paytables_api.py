@@ -231,6 +231,21 @@ def test_a_retried_approval_replays_and_approves_once(pit_boss: Staff, complianc
     assert_problem(approve_api(compliance.client, version), 409, "paytable_not_pending")
 
 
+def test_the_proposer_may_not_reject_either(pit_boss: Staff, compliance: Staff) -> None:
+    version = propose_api(pit_boss)["version"]
+    StaffProfile.objects.filter(user=pit_boss.user).update(role="compliance")  # moved to compliance since
+    before = state_of_paytables()
+
+    response = post(pit_boss.client, f"{PAYTABLES}{version}/reject/", {"reason": "changed my mind"})
+
+    assert_problem(response, 403, "approver_is_proposer")
+    assert state_of_paytables() == before
+    assert events("bonus_tie.paytable.rejected") == []
+    # Another compliance officer still decides on it.
+    response = post(compliance.client, f"{PAYTABLES}{version}/reject/", {"reason": "T21 too generous"})
+    assert response.status_code == 200, response.json()
+
+
 def test_compliance_rejects_and_a_rejected_version_cannot_be_approved(
     pit_boss: Staff, compliance: Staff
 ) -> None:

@@ -1,21 +1,19 @@
-"""Schemathesis on the paytable endpoints, as the staff who may call them: no 5xx, ever, and
-every answer matches the schema (status code, content type, body)."""
+"""Schemathesis on the paytable endpoints, each called by the staff who may call it, on a flagged
+proposal with its report (v2) and one still computing (v3): no 5xx, every answer as documented
+(status, content type, body, headers), and a request the schema allows is accepted unless its
+caller or the state it meets refuses it."""
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 import schemathesis
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
-from hypothesis import HealthCheck, settings
-from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from config.wsgi import application
 from tests.bonus_tie.conftest import DEFAULT, Staff, compute, propose
+from tests.schema.fuzzing import FUZZ_SETTINGS, Refusals, checks_for, connection_kept, with_fresh_key
 
 URLCONF = "tests.bonus_tie.api.urls"
 
@@ -29,17 +27,14 @@ def _paytable_schema() -> dict[str, Any]:
 schema = schemathesis.openapi.from_dict(_paytable_schema())
 schema.app = application
 
-
-@contextmanager
-def _connection_kept() -> Iterator[None]:
-    """Calling the WSGI app directly would close the test's connection at each request."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    try:
-        yield
-    finally:
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)
+# Where a request the schema allows may still be refused with a 400 or 422 (positive_data_acceptance
+# is off there, and these codes are all that is allowed): an override reason is needed exactly when
+# the version's report flags a bet.
+REFUSALS: dict[str, Refusals] = {
+    "POST /api/v1/paytables/{version}/approve/": {
+        422: frozenset({"paytable_flagged", "override_not_needed"})
+    },
+}
 
 
 @pytest.fixture
@@ -54,15 +49,17 @@ def tokens(staff: Callable[[str], Staff]) -> dict[str, str]:
 @pytest.mark.django_db
 @pytest.mark.urls(URLCONF)
 @schema.parametrize()
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@FUZZ_SETTINGS
 def test_paytable_api_never_fails_and_matches_its_schema(
     case: schemathesis.Case, tokens: dict[str, str]
 ) -> None:
-    token = tokens.get(f"{case.method.upper()} {case.path}", tokens["other"])
-    with _connection_kept():
+    label = case.operation.label
+    if case.path_parameters and case.meta is not None and case.meta.generation.mode.is_positive:
+        # Well-formed requests act on the proposals: the flagged one is approved, the other rejected.
+        case.path_parameters = {"version": 3 if label.endswith("/reject/") else 2}
+    with_fresh_key(case)
+    with connection_kept():
         case.call_and_validate(
-            headers={"Authorization": f"Token {token}"},
-            # Well-formed requests that break a rule (pays, flags, decided versions) are refused
-            # with a documented 4xx by design.
-            excluded_checks=[positive_data_acceptance],
+            headers={"Authorization": f"Token {tokens.get(label, tokens['other'])}"},
+            checks=checks_for(label, REFUSALS),
         )

@@ -1,10 +1,11 @@
-"""reject_paytable: compliance rejects a proposal, with a reason."""
+"""reject_paytable: compliance rejects a proposal, with a reason, never the proposer."""
 
 from collections.abc import Callable
 
 import pytest
 
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
+from casino.models import StaffProfile
 from kernel.errors import ServiceError
 from tests.bonus_tie.conftest import Staff, approve, compute, events, propose, reject, state_of_paytables
 
@@ -57,3 +58,16 @@ def test_a_decided_version_cannot_be_rejected(pit_boss: Staff, compliance: Staff
 
     assert refused(version, compliance).code == "paytable_not_pending"
     assert refused(1, compliance).code == "paytable_not_pending"
+
+
+def test_the_proposer_may_not_reject(pit_boss: Staff, compliance: Staff) -> None:
+    version = propose(pit_boss).version
+    # The proposer has since moved to compliance: still the same person.
+    StaffProfile.objects.filter(user=pit_boss.user).update(role="compliance")
+    same_person = Staff(user=pit_boss.user, role="compliance", client=pit_boss.client, token=pit_boss.token)
+
+    error = refused(version, same_person)
+
+    assert (error.status, error.code) == (403, "approver_is_proposer")
+    assert PaytableVersion.objects.get(version=version).status == PaytableStatus.PROPOSED
+    assert events("bonus_tie.paytable.rejected") == []

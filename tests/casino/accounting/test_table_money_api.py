@@ -89,6 +89,7 @@ def test_a_shift_change_is_a_closer_for_the_ended_shift_and_an_opener_for_the_ne
 ) -> None:
     ok(buy_in(opened, 1, 10_000), 201)
     clock.set(dt.datetime(2026, 11, 20, 14, 2, tzinfo=CASINO_ZONE))  # the swing shift has begun
+    opened.sign_in()  # the morning's session has ended (README, Dealer sign-in and sessions)
     problem(buy_in(opened, 1, 10_000), 409, "shift_change_required")
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -110,6 +111,7 @@ def test_a_reopening_posts_only_the_difference_between_the_count_and_the_ledger(
 ) -> None:
     ok(close_table(supervisors[0], opened, BANK), 201)
     clock.advance(hours=5)
+    opened.sign_in()  # the dealer who signs the count signs in again: the last session has ended
 
     body = ok(open_table(supervisors[0], opened, {"100000": 5, "10000": 49}), 201)  # 10,000 short
 
@@ -301,6 +303,25 @@ def test_the_requester_may_not_approve_their_own_slip(
 
     problem(post(supervisors[0], f"/api/v1/credits/{credit['id']}/approve/"), 403, "approver_is_requester")
     assert ChipSlip.objects.get().status == "pending"
+
+
+def test_the_requester_may_not_void_their_own_slip_either(
+    opened: TableActors, supervisors: tuple[APIClient, APIClient]
+) -> None:
+    credit = ok(request_slip(supervisors[0], "credit", {"100000": 1}, table=opened.table.pk), 201)
+    entries = LedgerEntry.objects.count()
+
+    problem(
+        post(supervisors[0], f"/api/v1/credits/{credit['id']}/void/", {"reason": "not needed"}),
+        403,
+        "approver_is_requester",
+    )
+
+    assert (ChipSlip.objects.get().status, SlipVoid.objects.count()) == ("pending", 0)
+    assert LedgerEntry.objects.count() == entries
+    assert not AuditEvent.objects.filter(event_type="casino.credit.voided").exists()
+    ok(post(supervisors[1], f"/api/v1/credits/{credit['id']}/void/", {"reason": "not needed"}))
+    assert ChipSlip.objects.get().status == "void"
 
 
 def test_a_credit_cannot_take_more_than_the_tray_holds(

@@ -93,9 +93,13 @@ def test_bad_task_arguments_fail_without_retrying() -> None:
 
 @pytest.mark.django_db
 def test_the_command_produces_the_reports(
-    make_table: Callable[..., TableActors], supervisor: APIClient, capsys: pytest.CaptureFixture[str]
+    make_table: Callable[..., TableActors],
+    supervisor: APIClient,
+    capsys: pytest.CaptureFixture[str],
+    clock: Clock,
 ) -> None:
     actors = _small_shift(make_table, supervisor)
+    clock.set(dt.datetime(2026, 11, 20, 14, 0, tzinfo=CASINO_ZONE))  # the day shift is over
 
     call_command("shift_report", "--gaming-day", "2026-11-20", "--shift", "day")
     call_command(

@@ -137,10 +137,11 @@ def test_a_double_adds_its_stake_to_the_ledger_and_the_line(table: TableActors) 
     }
 
 
-def test_electronic_shoe_deals_by_itself_and_its_reveal_verifies(table: TableActors) -> None:
+def test_electronic_shoe_deals_by_itself_and_its_reveal_verifies(make_table: Any) -> None:
     from casino.engine.cards import parse_card
     from casino.engine.shoe import verify_commitment
 
+    table = make_table(decks=8)  # a shoe has its table's deck count
     shoe = open_shoe(table, mode="electronic", decks=8)
     assert shoe["decks"] == 8
     assert len(shoe["commitment"]) == 64

@@ -90,7 +90,8 @@ def test_decks_other_than_6_or_8_are_invalid_deck_count(table: TableActors, deck
     assert not Shoe.objects.exists()
 
 
-def test_a_new_shoe_closes_the_previous_one(table: TableActors) -> None:
+def test_a_new_shoe_closes_the_previous_one(make_table: Any) -> None:
+    table = make_table(decks=8)  # a shoe has its table's deck count
     first = post(table.terminal, "/api/v1/shoes/", {"mode": "reported"}).json()
 
     second = post(table.terminal, "/api/v1/shoes/", {"mode": "electronic", "decks": 8}).json()

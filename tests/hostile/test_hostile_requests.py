@@ -1,0 +1,509 @@
+"""Every POST endpoint against the hostile corpus (tests/hostile/corpus.py): no answer is a 5xx,
+every 4xx is problem+json with a snake_case code, and a refused request changes nothing.
+
+Each endpoint gets one database set-up (the state its well-formed request needs: a dealer signed
+in, an open table, a shoe, a round waiting for a card or an action, a pending slip or paytable),
+and then all its cases in a row. What "nothing changed" means is a fingerprint of the database taken
+in one statement (rows and highest id of every table, the game state columns, the head of the
+audit trail without the security events that refusals are meant to write) before and after
+each request. An accepted variation (an extra field is ignored) may change the state; the next
+case then starts from the new fingerprint.
+"""
+
+import json
+import logging
+import re
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, cast
+
+import pytest
+from django.apps import apps
+from django.contrib.auth.models import User
+from django.db import connection
+from django.urls import get_resolver
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from bonus_tie import services as paytables
+from bonus_tie.engine.kinds import BONUS_KINDS
+from casino.models import GameKind, Table
+from casino.services.provisioning import ProvisionedStaff
+from tests.bonus_tie.conftest import Staff, compute
+from tests.casino.accounting.conftest import DAY_SHIFT_MORNING, Clock
+from tests.conftest import TableActors, post
+from tests.hostile.corpus import Case, cases_for
+
+pytestmark = pytest.mark.django_db
+
+PROBLEM = "application/problem+json"
+SNAKE_CASE = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*")
+BANK = {"100000": 5, "10000": 50}
+LOW_PAYS = {kind.value: 1 for kind in BONUS_KINDS}
+FIELD_CASES = 30  # sampled single-field variations per endpoint, plus a quarter as many multi-field ones
+MIN_CASES = 2_000
+
+# --- the fingerprint -----------------------------------------------------------------------------
+
+_STATE = {
+    "rounds": "(SELECT coalesce(sum(seq), 0) || string_agg(state, ',' ORDER BY id) FROM casino_round)",
+    "open shoes": "(SELECT count(*) FROM casino_shoe WHERE closed_at IS NULL)",
+    "slips": "(SELECT string_agg(status, ',' ORDER BY id) FROM casino_chipslip)",
+    "dealers signed in": "(SELECT string_agg(coalesce(dealer_id::text, '-'), ',' ORDER BY id) FROM casino_terminal)",
+    "paytables": "(SELECT string_agg(status, ',' ORDER BY id) FROM bonus_tie_paytableversion)",
+    "tables": "(SELECT string_agg(game || is_active::text, ',' ORDER BY id) FROM casino_table)",
+    # Refusals write security events by design; everything else the trail holds must stay put.
+    "audit events": "(SELECT count(*) || '/' || max(id) FROM audit_auditevent WHERE event_type NOT LIKE 'security.%')",
+    "audit head": "(SELECT hash FROM audit_auditevent WHERE event_type NOT LIKE 'security.%' ORDER BY id DESC LIMIT 1)",
+}
+
+# Left out: configuration rows no request of the corpus writes (their history is in), and the
+# tally of refused requests, which a refusal is meant to count.
+_LEFT_OUT = {
+    "casino_casino",
+    "casino_pit",
+    "casino_table",
+    "casino_tablelimit",
+    "casino_account",
+    "audit_auditevent",  # in `_STATE`, without the security events
+    "audit_refusaltally",
+}
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What a refused request must leave as it was, read in one statement."""
+
+    labels: list[str]
+    sql: str
+
+    @classmethod
+    def of_database(cls) -> "Fingerprint":
+        quote = connection.ops.quote_name
+        parts: dict[str, str] = {}
+        for label in ("casino", "bonus_tie", "specials", "kernel", "history", "audit"):
+            for model in apps.get_app_config(label).get_models():
+                db_table, pk = model._meta.db_table, model._meta.pk.column
+                if not model._meta.proxy and db_table not in _LEFT_OUT:
+                    # Names from the models' metadata, quoted: nothing here comes from a request.
+                    parts[db_table] = (
+                        f"(SELECT count(*) || '/' || coalesce(max({quote(pk)}), 0) FROM {quote(db_table)})"  # noqa: S608
+                    )
+        parts.update(_STATE)
+        return cls(labels=list(parts), sql="SELECT " + ", ".join(parts.values()))
+
+    def read(self) -> tuple[Any, ...]:
+        with connection.cursor() as cursor:
+            cursor.cursor.execute(self.sql, prepare=True)  # planned once: it runs after every case
+            return tuple(cursor.fetchone())
+
+    def changes(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> list[str]:
+        return [
+            f"{label} {old!r} -> {new!r}"
+            for label, old, new in zip(self.labels, before, after, strict=True)
+            if old != new
+        ]
+
+
+# --- the endpoints and the state each starts from -------------------------------------------------
+
+
+@dataclass
+class Target:
+    client: APIClient
+    url: Callable[[object], str]  # the URL with the endpoint's id (or the id a case gives)
+    ident: object | None
+    template: dict[str, Any]
+
+
+@dataclass
+class World:
+    actors: TableActors
+    make_staff: Callable[[str], tuple[ProvisionedStaff, APIClient]]
+
+    def staff(self, role: str) -> Staff:
+        provisioned, client = self.make_staff(role)
+        return Staff(user=cast(User, provisioned.user), role=role, client=client, token=provisioned.token)
+
+    def ok(self, client: APIClient, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        response = post(client, url, body)
+        assert response.status_code in (200, 201), (url, response.content[:500])
+        return dict(response.json())
+
+    def open_table(self) -> APIClient:
+        supervisor = self.staff("floor_supervisor").client
+        total = sum(int(d) * n for d, n in BANK.items())
+        self.ok(
+            supervisor, f"/api/v1/tables/{self.actors.table.pk}/open/", {"total_cents": total, "chips": BANK}
+        )
+        return supervisor
+
+    def shoe(self) -> int:
+        return int(self.ok(self.actors.terminal, "/api/v1/shoes/", {"mode": "reported"})["id"])
+
+    def round(self, cards: list[str], actions: tuple[str, ...] = ()) -> dict[str, Any]:
+        self.shoe()
+        seats = [{"seat": 1, "wagers": [{"kind": "primary", "amount_cents": 1_000}]}]
+        body = self.ok(self.actors.terminal, "/api/v1/rounds/", {"seats": seats})
+        for card in cards:
+            body = self.ok(self.actors.terminal, f"/api/v1/rounds/{body['id']}/cards/", {"card": card})
+        for action in actions:
+            body = self.ok(
+                self.actors.terminal,
+                f"/api/v1/rounds/{body['id']}/actions/",
+                {"seat": 1, "hand": 0, "action": action},
+            )
+        return body
+
+    def slip(self, kind: str) -> tuple[int, APIClient]:
+        """A pending slip requested by one supervisor, and another who may approve or void it."""
+        requester = self.open_table()
+        slip = self.ok(
+            requester,
+            f"/api/v1/{kind}s/",
+            {"amount_cents": 5_000, "chips": {"500": 10}, "table": self.actors.table.pk},
+        )
+        return int(slip["id"]), self.staff("pit_boss").client
+
+    def proposal(self) -> tuple[int, APIClient]:
+        pit_boss, compliance = self.staff("pit_boss"), self.staff("compliance")
+        row = paytables.propose_paytable(
+            pays=LOW_PAYS, user=pit_boss.user, role=pit_boss.role, actor=pit_boss.actor, now=timezone.now()
+        )
+        compute(row.version)
+        return row.version, compliance.client
+
+
+def _at(pattern: str) -> Callable[[object], str]:
+    return lambda ident: pattern.format(ident)
+
+
+def _plain(url: str) -> Callable[[object], str]:
+    return lambda ident: url
+
+
+def _sign_in(world: World) -> Target:
+    dealer = world.actors.provisioned
+    return Target(
+        world.actors.terminal,
+        _plain("/api/v1/terminal/sign-in/"),
+        None,
+        {"badge": dealer.dealer.badge, "pin": dealer.dealer_pin},
+    )
+
+
+def _sign_out(world: World) -> Target:
+    world.actors.sign_in()
+    return Target(world.actors.terminal, _plain("/api/v1/terminal/sign-out/"), None, {})
+
+
+def _shoe_open(world: World) -> Target:
+    world.actors.sign_in()
+    return Target(world.actors.terminal, _plain("/api/v1/shoes/"), None, {"mode": "reported", "decks": 6})
+
+
+def _shoe_close(world: World) -> Target:
+    world.actors.sign_in()
+    return Target(world.actors.terminal, _at("/api/v1/shoes/{}/close/"), world.shoe(), {})
+
+
+def _playing(world: World) -> None:
+    world.actors.sign_in()
+    world.open_table()
+
+
+def _round_open(world: World) -> Target:
+    _playing(world)
+    world.shoe()
+    seat = {
+        "seat": 1,
+        "player": None,
+        "wagers": [{"kind": "primary", "amount_cents": 1_000}, {"kind": "LS", "amount_cents": 100}],
+    }
+    return Target(world.actors.terminal, _plain("/api/v1/rounds/"), None, {"seats": [seat]})
+
+
+def _round_card(world: World) -> Target:
+    _playing(world)
+    dealing = world.round([])
+    return Target(
+        world.actors.terminal,
+        _at("/api/v1/rounds/{}/cards/"),
+        dealing["id"],
+        {"card": "TS", "expected_seq": 0},
+    )
+
+
+def _round_action(world: World) -> Target:
+    _playing(world)
+    playing = world.round(["TS", "9H", "8C", "9D"])
+    return Target(
+        world.actors.terminal,
+        _at("/api/v1/rounds/{}/actions/"),
+        playing["id"],
+        {"seat": 1, "hand": 0, "action": "stand", "expected_seq": playing["seq"]},
+    )
+
+
+def _round_settle(world: World) -> Target:
+    _playing(world)
+    ready = world.round(["TS", "9H", "8C", "9D"], ("stand",))
+    assert ready["state"] == "ready_to_settle"
+    return Target(
+        world.actors.terminal, _at("/api/v1/rounds/{}/settle/"), ready["id"], {"expected_seq": ready["seq"]}
+    )
+
+
+def _round_void(world: World) -> Target:
+    _playing(world)
+    dealing = world.round(["TS"])
+    supervisor = world.staff("floor_supervisor").client
+    return Target(supervisor, _at("/api/v1/rounds/{}/void/"), dealing["id"], {"reason": "dealer misdealt"})
+
+
+def _buy_in(world: World) -> Target:
+    _playing(world)
+    body = {"seat": 1, "amount_cents": 500, "method": "cash", "player": None}
+    return Target(world.actors.terminal, _plain("/api/v1/buy-ins/"), None, body)
+
+
+def _slip_request(kind: str) -> Callable[[World], Target]:
+    def build(world: World) -> Target:
+        _playing(world)
+        body = {"amount_cents": 5_000, "chips": {"500": 10}, "table": world.actors.table.pk}
+        return Target(world.actors.terminal, _plain(f"/api/v1/{kind}s/"), None, body)
+
+    return build
+
+
+def _slip_decision(kind: str, verb: str, body: dict[str, Any]) -> Callable[[World], Target]:
+    def build(world: World) -> Target:
+        world.actors.sign_in()
+        slip, approver = world.slip(kind)
+        return Target(approver, _at(f"/api/v1/{kind}s/{{}}/{verb}/"), slip, body)
+
+    return build
+
+
+def _table_count(verb: str) -> Callable[[World], Target]:
+    def build(world: World) -> Target:
+        world.actors.sign_in()
+        supervisor = world.open_table() if verb == "close" else world.staff("floor_supervisor").client
+        total = sum(int(d) * n for d, n in BANK.items())
+        return Target(
+            supervisor,
+            _at(f"/api/v1/tables/{{}}/{verb}/"),
+            world.actors.table.pk,
+            {"total_cents": total, "chips": BANK},
+        )
+
+    return build
+
+
+def _paytable_propose(world: World) -> Target:
+    body = {"pays": LOW_PAYS, "decks": 6, "h17": False, "blackjack_pays": "3:2"}
+    return Target(world.staff("pit_boss").client, _plain("/api/v1/paytables/"), None, body)
+
+
+def _paytable_decision(verb: str, body: dict[str, Any]) -> Callable[[World], Target]:
+    def build(world: World) -> Target:
+        version, compliance = world.proposal()
+        return Target(compliance, _at(f"/api/v1/paytables/{{}}/{verb}/"), version, body)
+
+    return build
+
+
+def _dealer_unlock(world: World) -> Target:
+    supervisor = world.staff("floor_supervisor").client
+    return Target(supervisor, _at("/api/v1/dealers/{}/unlock/"), world.actors.provisioned.dealer.pk, {})
+
+
+def _specials(world: World) -> None:
+    """The table runs the special-card game, its dealer signed in, with a reported shoe."""
+    world.actors.sign_in()
+    Table.objects.filter(pk=world.actors.table.pk).update(game=GameKind.SPECIAL_POINTS)
+    world.shoe()
+
+
+def _match(world: World) -> int:
+    _specials(world)
+    return int(world.ok(world.actors.terminal, "/api/v1/specials/matches/", {"players": [{"seat": 1}]})["id"])
+
+
+def _specials_round(world: World, cards: list[str]) -> dict[str, Any]:
+    round_ = world.ok(world.actors.terminal, f"/api/v1/specials/matches/{_match(world)}/rounds/")
+    for card in cards:
+        round_ = world.ok(
+            world.actors.terminal, f"/api/v1/specials/rounds/{round_['id']}/cards/", {"card": card}
+        )
+    return round_
+
+
+def _specials_match_start(world: World) -> Target:
+    _specials(world)
+    body = {
+        "players": [
+            {"seat": 1, "player": None, "special": "SWAP"},
+            {"seat": 2, "player": "Ana", "special": None},
+        ],
+        "start_points": 5,
+        "win_points": 10,
+        "lose_points": 0,
+    }
+    return Target(world.actors.terminal, _plain("/api/v1/specials/matches/"), None, body)
+
+
+def _specials_round_open(world: World) -> Target:
+    return Target(world.actors.terminal, _at("/api/v1/specials/matches/{}/rounds/"), _match(world), {})
+
+
+def _specials_card(world: World) -> Target:
+    round_ = _specials_round(world, [])
+    body = {"card": "TS", "expected_seq": round_["seq"]}
+    return Target(world.actors.terminal, _at("/api/v1/specials/rounds/{}/cards/"), round_["id"], body)
+
+
+def _specials_action(world: World) -> Target:
+    round_ = _specials_round(world, ["TS", "7C", "9H", "KD"])
+    assert round_["needs"]["kind"] == "action", round_["needs"]
+    body = {"seat": 1, "action": "stand", "expected_seq": round_["seq"]}
+    return Target(world.actors.terminal, _at("/api/v1/specials/rounds/{}/actions/"), round_["id"], body)
+
+
+# Each POST route of the API (config/urls.py and the apps' url modules), and the state its
+# corpus starts from.
+ENDPOINTS: dict[str, Callable[[World], Target]] = {
+    "api/v1/terminal/sign-in/": _sign_in,
+    "api/v1/terminal/sign-out/": _sign_out,
+    "api/v1/dealers/<int:dealer_id>/unlock/": _dealer_unlock,
+    "api/v1/shoes/": _shoe_open,
+    "api/v1/shoes/<int:shoe_id>/close/": _shoe_close,
+    "api/v1/rounds/": _round_open,
+    "api/v1/rounds/<int:round_id>/cards/": _round_card,
+    "api/v1/rounds/<int:round_id>/actions/": _round_action,
+    "api/v1/rounds/<int:round_id>/settle/": _round_settle,
+    "api/v1/rounds/<int:round_id>/void/": _round_void,
+    "api/v1/buy-ins/": _buy_in,
+    "api/v1/fills/": _slip_request("fill"),
+    "api/v1/credits/": _slip_request("credit"),
+    "api/v1/fills/<int:slip_id>/approve/": _slip_decision("fill", "approve", {}),
+    "api/v1/credits/<int:slip_id>/approve/": _slip_decision("credit", "approve", {}),
+    "api/v1/fills/<int:slip_id>/void/": _slip_decision("fill", "void", {"reason": "counted twice"}),
+    "api/v1/credits/<int:slip_id>/void/": _slip_decision("credit", "void", {"reason": "counted twice"}),
+    "api/v1/tables/<int:table_id>/open/": _table_count("open"),
+    "api/v1/tables/<int:table_id>/close/": _table_count("close"),
+    "api/v1/paytables/": _paytable_propose,
+    "api/v1/paytables/<int:version>/approve/": _paytable_decision("approve", {"override_reason": ""}),
+    "api/v1/paytables/<int:version>/reject/": _paytable_decision(
+        "reject", {"reason": "too generous for our floor"}
+    ),
+    "api/v1/specials/matches/": _specials_match_start,
+    "api/v1/specials/matches/<int:match_id>/rounds/": _specials_round_open,
+    "api/v1/specials/rounds/<int:round_id>/cards/": _specials_card,
+    "api/v1/specials/rounds/<int:round_id>/actions/": _specials_action,
+}
+# At least 2,000 cases in all.
+MIN_CASES_PER_ENDPOINT = -(-MIN_CASES // len(ENDPOINTS))
+
+
+def _api_post_routes(resolver: Any, prefix: str = "") -> set[str]:
+    routes: set[str] = set()
+    for pattern in resolver.url_patterns:
+        route = prefix + str(pattern.pattern)
+        if hasattr(pattern, "url_patterns"):
+            routes |= _api_post_routes(pattern, route)
+        elif route.startswith("api/") and hasattr(getattr(pattern.callback, "view_class", None), "post"):
+            routes.add(route)
+    return routes
+
+
+def test_the_corpus_covers_every_post_endpoint_of_the_api() -> None:
+    routes = _api_post_routes(get_resolver())
+
+    assert sorted(routes - set(ENDPOINTS)) == [], "POST routes without a corpus"
+    assert sorted(set(ENDPOINTS) - routes) == [], "no such POST routes"
+
+
+def run(
+    target: Target, case: Case, fingerprint: Fingerprint, before: tuple[Any, ...]
+) -> tuple[int, list[str], tuple[Any, ...]]:
+    """Send `case`; the answer's status, what is wrong with it, and the fingerprint after it."""
+    headers = {"HTTP_IDEMPOTENCY_KEY": str(uuid.uuid4()), **case.headers}
+    url = target.url(case.path if case.path is not None else target.ident)
+    send: Callable[..., Any] = target.client.generic  # Django takes a bytes body; its stubs say str
+    response = send("POST", url, case.body, content_type=case.content_type, **headers)
+    status = response.status_code
+    problems: list[str] = []
+    if status >= 500:
+        problems.append(f"answered {status}")
+    if 400 <= status < 500:
+        problems += _problem_shape(response)
+    if case.must_refuse and not 400 <= status < 500:
+        problems.append(f"must be refused, answered {status}")
+    after = fingerprint.read()
+    if status >= 400 and after != before:
+        problems.append(f"a refused request ({status}) changed {fingerprint.changes(before, after)}")
+    return status, problems, after
+
+
+def _problem_shape(response: Any) -> list[str]:
+    if response["Content-Type"] != PROBLEM:
+        return [f"Content-Type {response['Content-Type']!r}"]
+    try:
+        body = json.loads(response.content.decode("utf-8"))  # strict: no lone surrogate written back
+    except ValueError as error:
+        return [f"problem body is not UTF-8 JSON: {error}"]
+    wrong = []
+    if not SNAKE_CASE.fullmatch(str(body.get("code"))):
+        wrong.append(f"code {body.get('code')!r} is not snake_case")
+    if body.get("status") != response.status_code:
+        wrong.append(f"status {body.get('status')!r} in the body")
+    if not isinstance(body.get("errors"), list) or any(
+        not isinstance(error, dict) or set(error) != {"field", "code", "message"} for error in body["errors"]
+    ):
+        wrong.append(f"errors {str(body.get('errors'))[:100]}")
+    return wrong
+
+
+@pytest.fixture
+def quiet_request_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thousands of expected 4xx would each log a warning; a 5xx fails the case anyway."""
+    monkeypatch.setattr(logging.getLogger("django.request"), "disabled", True)
+
+
+@pytest.fixture
+def fixed_clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+    """The day shift of one gaming day, so that no run straddles a shift change."""
+    settings.CASINO_TIME_ZONE = "America/Los_Angeles"
+    settings.GAMING_DAY_STARTS = "06:00"
+    monkeypatch.setattr(timezone, "now", Clock(DAY_SHIFT_MORNING))
+
+
+@pytest.mark.parametrize("route", list(ENDPOINTS))
+def test_hostile_requests_get_a_problem_and_change_nothing(
+    route: str,
+    fixed_clock: None,
+    quiet_request_log: None,
+    make_table: Callable[..., TableActors],
+    make_staff: Callable[[str], tuple[ProvisionedStaff, APIClient]],
+) -> None:
+    world = World(actors=make_table("HOSTILE-1", signed_in=False), make_staff=make_staff)
+    target = ENDPOINTS[route](world)
+    cases = cases_for(route, target.template, field_cases=FIELD_CASES, with_ids=target.ident is not None)
+    assert len(cases) >= MIN_CASES_PER_ENDPOINT
+    fingerprint = Fingerprint.of_database()
+    state = fingerprint.read()
+    statuses: Counter[int] = Counter()
+    failures: list[str] = []
+
+    for case in cases:
+        status, problems, state = run(target, case, fingerprint, state)
+        statuses[status] += 1
+        failures += [f"{case.label}: {problem}" for problem in problems]
+
+    assert failures == [], f"{len(failures)} of {len(cases)} cases failed ({dict(statuses)}):\n" + "\n".join(
+        failures[:40]
+    )
+    assert sum(n for status, n in statuses.items() if status >= 400) > len(cases) // 2  # mostly refusals

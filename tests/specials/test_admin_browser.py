@@ -1,0 +1,61 @@
+"""The special-card game's pages in a real headless Chromium: compliance reads a match, its
+points ledger and a round's cards, declarations and specials in order."""
+
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from casino.models import GameKind
+from casino.services.provisioning import create_staff, provision_table
+from tests.casino.admin.test_admin_browser import browser, log_in  # noqa: F401  (the browser fixture)
+from tests.conftest import TableActors, client_with_token, post, restore_migrated_rows
+from tests.specials.api.test_match_flow import API, act, card, start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def played_round() -> tuple[int, int]:
+    restore_migrated_rows()
+    made = provision_table(name="SP-ADMIN", decks=6, game=GameKind.SPECIAL_POINTS, now=timezone.now())
+    actors = TableActors(provisioned=made, terminal=client_with_token(made.terminal_token))
+    actors.sign_in()
+    assert post(actors.terminal, "/api/v1/shoes/", {"mode": "reported"}).status_code == 201
+    match = start(actors)
+    round_ = post(actors.terminal, f"{API}/matches/{match['id']}/rounds/").json()
+    for text in ("AS",):
+        round_ = card(actors, round_, text)
+    round_ = act(actors, round_, seat=1, action="declare_ace", value=11)
+    for text in ("9H", "7C", "8D", "5S", "KD"):
+        round_ = card(actors, round_, text)
+    round_ = act(actors, round_, seat=1, action="stand")
+    round_ = act(actors, round_, seat=2, action="use_special")
+    round_ = act(actors, round_, seat=2, action="stand")
+    assert round_["state"] == "finished"
+    return match["id"], round_["id"]
+
+
+def test_compliance_reads_a_match_and_its_round(browser: WebDriver, live_server: Any) -> None:  # noqa: F811
+    match_id, round_id = played_round()
+    create_staff(username="auditor", role="compliance", password="auditor-pass-2026", now=timezone.now())
+    log_in(browser, live_server.url, "auditor", "auditor-pass-2026")
+
+    browser.get(f"{live_server.url}/admin/specials/match/{match_id}/change/")
+    WebDriverWait(browser, 10).until(lambda b: "points ledger" in b.page_source.lower())
+    ledger = browser.find_element(By.ID, "points_ledger-group").text
+    assert "seat 1: start 5, balance 5" in ledger
+    assert "seat 1: win +1, balance 6" in ledger
+    assert "seat 2: lose -1, balance 4" in ledger
+    assert browser.find_elements(By.NAME, "_save") == []
+
+    browser.get(f"{live_server.url}/admin/specials/specialsround/{round_id}/change/")
+    WebDriverWait(browser, 10).until(lambda b: "Seat 1:" in b.page_source)
+    page = browser.find_element(By.ID, "content").text
+    assert "Seat 1: AS=11 8D=8 = 19 (stood)" in page
+    assert "Seat 2: 9H=9 5S=5 = 15 (stood); plus one" in page
+    assert "7C KD = 17" in page
+    assert "seat 1 declares the Ace 11" in page
+    assert "use_special" in page
