@@ -25,7 +25,7 @@ class MatchSnapshot:
     state: match_engine.MatchState
     players: Sequence[MatchPlayer]
     ledger: Sequence[PointsEntry]
-    open_round_id: int | None
+    current_round_id: int | None  # the round in play, else the last one played
 
 
 @dataclass(frozen=True)
@@ -74,13 +74,11 @@ def match_snapshot(match: Match) -> MatchSnapshot:
         winners=winners,
         eliminated=eliminated,
     )
-    open_round_id = (
-        SpecialsRound.objects.filter(match=match)
-        .exclude(state="finished")
-        .values_list("pk", flat=True)
-        .first()
+    # Rounds are numbered in order and one is open at a time: the highest number is the current one.
+    current_round_id = (
+        SpecialsRound.objects.filter(match=match).order_by("-number").values_list("pk", flat=True).first()
     )
-    return MatchSnapshot(match, state, players, ledger, open_round_id)
+    return MatchSnapshot(match, state, players, ledger, current_round_id)
 
 
 def _engine_event(event: SpecialsRoundEvent) -> round_engine.RoundEvent:

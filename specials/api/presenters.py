@@ -17,7 +17,7 @@ def match_payload(snapshot: MatchSnapshot) -> dict[str, Any]:
         "win_points": match.win_points,
         "lose_points": match.lose_points,
         "rounds_played": match.rounds_played,
-        "round": snapshot.open_round_id,
+        "round": snapshot.current_round_id,
         "players": [
             {
                 "seat": player.seat,

@@ -98,7 +98,9 @@ class MatchOutput(serializers.Serializer):
     win_points = serializers.IntegerField()
     lose_points = serializers.IntegerField()
     rounds_played = serializers.IntegerField()
-    round = serializers.IntegerField(allow_null=True, help_text="The round in progress, if any.")
+    round = serializers.IntegerField(
+        allow_null=True, help_text="The round in play, else the last one played; null before the first."
+    )
     players = PlayerOutput(many=True)
     finished = serializers.BooleanField()
     winners = serializers.ListField(child=serializers.IntegerField())
