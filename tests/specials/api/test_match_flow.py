@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from audit.exports import export_gaming_day
+from casino.models import Shoe
 from kernel.gaming_day import gaming_day_and_shift
 from tests.conftest import TableActors, post
 
@@ -115,3 +116,26 @@ def test_the_audit_export_carries_the_match_history(specials_table: TableActors)
     last = next(row for row in reversed(rows) if row["event_type"] == "specials.round.action_taken")
     assert last["after"]["outcome"] == round_["outcome"]
     assert last["after"]["match_finished"] is False
+
+
+def test_an_electronic_shoe_deals_every_card_itself(make_specials_table: Any) -> None:
+    actors = make_specials_table("SP-E", mode="electronic")
+    match = start(actors)
+    response = post(actors.terminal, f"{API}/matches/{match['id']}/rounds/")
+    assert response.status_code == 201, response.json()
+    round_ = response.json()
+    while round_["needs"] is not None:
+        need = round_["needs"]
+        assert need["kind"] != "card"  # the service deals: the terminal only declares and decides
+        refusal = post(actors.terminal, f"{API}/rounds/{round_['id']}/cards/", {"card": "2C"}).json()
+        assert refusal["code"] == "no_card_expected"
+        if need["kind"] == "declare_ace":
+            round_ = act(actors, round_, seat=need["seat"], action="declare_ace", value=1)
+        else:
+            round_ = act(actors, round_, seat=need["seat"], action="stand")
+    assert round_["state"] == "finished"
+    assert [o["seat"] for o in round_["outcome"]] == [1, 2]
+    dealt = [c["card"] for seat in round_["seats"] for c in seat["cards"]] + round_["dealer"]["cards"]
+    shoe = Shoe.objects.get(pk=round_["shoe"])
+    assert sorted(shoe.dealt) == sorted(dealt)
+    assert shoe.dealt == shoe.order[: len(dealt)]  # dealt in the committed order
