@@ -138,4 +138,5 @@ def test_an_electronic_shoe_deals_every_card_itself(make_specials_table: Any) ->
     dealt = [c["card"] for seat in round_["seats"] for c in seat["cards"]] + round_["dealer"]["cards"]
     shoe = Shoe.objects.get(pk=round_["shoe"])
     assert sorted(shoe.dealt) == sorted(dealt)
+    assert shoe.order is not None
     assert shoe.dealt == shoe.order[: len(dealt)]  # dealt in the committed order
