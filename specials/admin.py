@@ -101,8 +101,8 @@ class SpecialsRoundAdmin(ReadOnlyAdmin):
             return "-"
         return format_html_join(
             "",
-            "<div>Seat {}: {} ({:+d}), {} points</div>",
-            ((o["seat"], o["result"], o["delta"], o["points"]) for o in round_.outcome),
+            "<div>Seat {}: {} ({}), {} points</div>",
+            ((o["seat"], o["result"], f"{o['delta']:+d}", o["points"]) for o in round_.outcome),
         )
 
 

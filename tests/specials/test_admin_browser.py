@@ -1,16 +1,20 @@
 """The special-card game's pages in a real headless Chromium: compliance reads a match, its
 points ledger and a round's cards, declarations and specials in order."""
 
+import datetime as dt
 from typing import Any
 
 import pytest
 from django.utils import timezone
+from django.utils.formats import date_format
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
 from casino.models import GameKind
 from casino.services.provisioning import create_staff, provision_table
+from kernel.gaming_day import casino_zone
+from specials.models import Match
 from tests.casino.admin.test_admin_browser import browser, log_in  # noqa: F401  (the browser fixture)
 from tests.conftest import TableActors, client_with_token, post, restore_migrated_rows
 from tests.specials.api.test_match_flow import API, act, card, start
@@ -51,11 +55,18 @@ def test_compliance_reads_a_match_and_its_round(browser: WebDriver, live_server:
     assert "seat 2: lose -1, balance 4" in ledger
     assert browser.find_elements(By.NAME, "_save") == []
 
+    opened_at = Match.objects.get(pk=match_id).opened_at.astimezone(casino_zone())
+    shown = browser.find_element(By.CSS_SELECTOR, ".field-opened_at .readonly").text
+    assert shown == date_format(opened_at, "DATETIME_FORMAT")  # casino local time, not UTC
+    assert opened_at.utcoffset() != dt.timedelta(0)
+
     browser.get(f"{live_server.url}/admin/specials/specialsround/{round_id}/change/")
     WebDriverWait(browser, 10).until(lambda b: "Seat 1:" in b.page_source)
     page = browser.find_element(By.ID, "content").text
     assert "Seat 1: AS=11 8D=8 = 19 (stood)" in page
     assert "Seat 2: 9H=9 5S=5 = 15 (stood); plus one" in page
     assert "7C KD = 17" in page
+    assert "Seat 1: win (+1), 6 points" in page
+    assert "Seat 2: lose (-1), 4 points" in page
     assert "seat 1 declares the Ace 11" in page
     assert "use_special" in page
