@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_htmx",
     "pgtrigger",
     "pghistory",
     "kernel",
@@ -43,6 +44,7 @@ INSTALLED_APPS = [
     "specials",
     "audit",
     "history",
+    "floor",
 ]
 
 MIDDLEWARE = [
@@ -56,9 +58,14 @@ MIDDLEWARE = [
     "config.middleware.CasinoLocalTimeForStaffPages",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
+# Staff sign in to the floor console; the admin site keeps its own sign-in page.
+LOGIN_URL = "floor:login"
+LOGIN_REDIRECT_URL = "floor:home"
+LOGOUT_REDIRECT_URL = "floor:login"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -71,6 +78,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "floor.context_processors.casino_time_zone",
             ],
         },
     },

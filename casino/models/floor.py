@@ -156,9 +156,11 @@ class StaffRole(models.TextChoices):
 class StaffProfile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff")
     role = models.CharField(max_length=32, choices=StaffRole.choices)
+    # The pits a floor supervisor or pit boss runs; the floor console shows them these pits' tables.
+    pits = models.ManyToManyField(Pit, blank=True, related_name="staff")
 
     def __str__(self) -> str:
-        return f"{self.user} ({self.role})"
+        return f"{self.user} ({self.get_role_display()})"
 
 
 class StaffToken(models.Model):

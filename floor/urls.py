@@ -1,0 +1,13 @@
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+app_name = "floor"
+
+urlpatterns = [
+    path("login/", auth_views.LoginView.as_view(template_name="floor/login.html"), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("floor.live.urls")),
+    path("tables/", include("floor.operations.urls")),
+    path("rule-changes/", include("floor.rule_changes.urls")),
+    path("rounds/", include("floor.rounds.urls")),
+]
