@@ -100,7 +100,7 @@ def console(chromium: WebDriver, live_server: Any) -> Callable[..., Console]:
         username = f"{role}-{next(counter)}"
         password = f"{role}-pass-2026"
         staff = create_staff(username=username, role=role, password=password, now=timezone.now())
-        StaffProfile.objects.get(user=staff.user).pits.set(pits)
+        StaffProfile.objects.get(user_id=staff.user.pk).pits.set(pits)
         return sign_in(chromium, live_server.url, username, password)
 
     return make
