@@ -2,7 +2,8 @@
 """The operators' command line: `python manage.py <command>` (see README, "Operator commands").
 
 Runs under the project's own Python (`.venv`, which `make run` and `make manage` install)
-whichever Python started it, and turns a settings error into one plain line.
+whichever Python started it, and turns a settings error, an unreachable database or one that
+has no tables yet into one plain line.
 """
 
 import os
@@ -42,10 +43,28 @@ def main() -> None:
     except ImportError:
         sys.stderr.write(f"manage.py: Django is not installed for {sys.executable}; run `make sync` first.\n")
         sys.exit(1)
+    import psycopg
+    from django.db import OperationalError, ProgrammingError
+
     try:
         execute_from_command_line(sys.argv)
     except ImproperlyConfigured as exc:
         sys.stderr.write(f"manage.py: {exc}\n")
+        sys.exit(1)
+    except ProgrammingError as exc:
+        if not isinstance(exc.__cause__, psycopg.errors.UndefinedTable):
+            raise
+        sys.stderr.write(
+            "manage.py: the database has no tables yet: run `make run` once, or `python manage.py migrate`.\n"
+        )
+        sys.exit(1)
+    except OperationalError as exc:
+        # A failed connection is psycopg's plain OperationalError; its subclasses (a lock not
+        # available, a query cancelled) are errors of a command that did reach the database.
+        if type(exc.__cause__) is not psycopg.OperationalError:
+            raise
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        sys.stderr.write(f"manage.py: cannot reach the database: {first_line}\n")
         sys.exit(1)
 
 

@@ -5,22 +5,28 @@ compliance staff (and superusers) see the audit trail, as in the API. The
 configuration history's admin (`history.admin`) reuses `ReadOnlyAuditAdmin`.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied
+from django.db import models, transaction
 from django.http import HttpRequest, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from audit.context import COMPLIANCE_ROLE, AuditActor, staff_role
 from audit.exports import CONTENT_TYPES, FORMATS, export_gaming_day, filename_for
 from audit.models import AuditAnchor, AuditCheckpoint, AuditEvent
 from audit.services import record_event
+from kernel.formatting import local_time
+
+ALARM_STYLE = "color:#fff;background:#b42318;font-weight:bold;padding:1px 6px;border-radius:3px"
 
 
 def may_read_audit(request: HttpRequest) -> bool:
@@ -35,8 +41,42 @@ def may_read_audit(request: HttpRequest) -> bool:
     return allowed
 
 
+_LOCAL_TIMES: dict[tuple[type[models.Model], str], Callable[[Any], str]] = {}
+
+
+def _shown_in_local_time(model: type[models.Model], name: Any) -> Any:
+    """A date-time field's display in the casino's local time with its zone; other names as they are."""
+    if not isinstance(name, str):
+        return name
+    try:
+        field = model._meta.get_field(name)
+    except FieldDoesNotExist:
+        return name
+    if not isinstance(field, models.DateTimeField):
+        return name
+    if (model, name) not in _LOCAL_TIMES:
+
+        @admin.display(description=str(field.verbose_name), ordering=name)
+        def shown(row: Any) -> str:
+            return local_time(getattr(row, name), seconds=True)
+
+        shown.__name__ = name  # the CSS class stays `field-<name>`
+        _LOCAL_TIMES[model, name] = shown
+    return _LOCAL_TIMES[model, name]
+
+
 class ReadOnlyAuditAdmin(admin.ModelAdmin):
     actions = None
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        # Every field here is read-only: times are shown in the casino's zone, named.
+        return [
+            (
+                title,
+                {**options, "fields": [_shown_in_local_time(self.model, name) for name in options["fields"]]},
+            )
+            for title, options in super().get_fieldsets(request, obj)
+        ]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -67,7 +107,7 @@ class AuditEventAdmin(ReadOnlyAuditAdmin):
         "id",
         "chain",
         "seq",
-        "occurred_at",
+        "occurred",
         "event_type",
         "kind",
         "actor_label",
@@ -91,6 +131,10 @@ class AuditEventAdmin(ReadOnlyAuditAdmin):
     @admin.display(description="actor")
     def actor_label(self, event: AuditEvent) -> str:
         return event.actor_label
+
+    @admin.display(description="occurred at", ordering="occurred_at")
+    def occurred(self, event: AuditEvent) -> str:
+        return local_time(event.occurred_at, seconds=True)
 
     def get_urls(self) -> list[URLPattern]:
         export = path("export/", self.admin_site.admin_view(self.export_view), name="audit_auditevent_export")
@@ -136,13 +180,27 @@ class AuditEventAdmin(ReadOnlyAuditAdmin):
 
 @admin.register(AuditAnchor)
 class AuditAnchorAdmin(ReadOnlyAuditAdmin):
-    list_display = ("created_at", "chains", "events", "digest")
+    list_display = ("created", "chains", "events", "digest")
     ordering = ("-id",)
     show_full_result_count = False
+
+    @admin.display(description="created at", ordering="created_at")
+    def created(self, anchor: AuditAnchor) -> str:
+        return local_time(anchor.created_at, seconds=True)
 
 
 @admin.register(AuditCheckpoint)
 class AuditCheckpointAdmin(ReadOnlyAuditAdmin):
-    list_display = ("created_at", "ok", "events", "head_hash", "anchor")
+    list_display = ("created", "verdict", "events", "head_hash", "anchor")
     list_filter = ("ok",)
     ordering = ("-created_at",)
+
+    @admin.display(description="created at", ordering="created_at")
+    def created(self, checkpoint: AuditCheckpoint) -> str:
+        return local_time(checkpoint.created_at, seconds=True)
+
+    @admin.display(description="chains", ordering="ok")
+    def verdict(self, checkpoint: AuditCheckpoint) -> SafeString | str:
+        if checkpoint.ok:
+            return "intact"
+        return format_html('<span class="alarm" style="{}">{}</span>', ALARM_STYLE, "BROKEN")

@@ -106,7 +106,7 @@ class AuditEvent(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.chain} #{self.seq} {self.event_type}"
+        return f"Audit event {self.pk}: {self.event_type} ({self.chain} #{self.seq})"
 
     @property
     def actor_label(self) -> str:
@@ -139,7 +139,7 @@ class AuditAnchor(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"anchor {self.created_at:%Y-%m-%d %H:%M} {self.digest[:12]}"
+        return f"Anchor {self.pk}: {self.events:,} events, digest {self.digest[:12]}"
 
 
 class AuditCheckpoint(models.Model):
@@ -178,8 +178,8 @@ class AuditCheckpoint(models.Model):
         ]
 
     def __str__(self) -> str:
-        state = "ok" if self.ok else "BROKEN"
-        return f"checkpoint {self.created_at:%Y-%m-%d %H:%M} {state} {self.head_hash[:12]}"
+        state = "intact" if self.ok else "BROKEN"
+        return f"Checkpoint {self.pk}: chains {state}, {self.events:,} events"
 
 
 class RefusalTally(models.Model):
@@ -204,6 +204,7 @@ class RefusalTally(models.Model):
     sample = models.TextField()  # the first refused request of the minute: method, path, detail
 
     class Meta:
+        verbose_name_plural = "refusal tallies"
         constraints = [
             # Also the index the flush finds past minutes by.
             models.UniqueConstraint(fields=["minute", "source", "code"], name="audit_refusal_tally_key"),

@@ -27,6 +27,7 @@ from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import flagged_of, pays_in_order
 from casino.admin import ReadOnlyAdmin, role_of
 from kernel.errors import ServiceError
+from kernel.formatting import local_time
 
 logger = logging.getLogger(__name__)
 
@@ -55,10 +56,51 @@ def flags_html(report: Mapping[str, Any] | None) -> SafeString:
     return format_html('<span style="{}">{}</span>', OK_STYLE, "no flags")
 
 
-def report_html(report: Mapping[str, Any] | None) -> SafeString:
-    """The stored report as HTML tables, flagged steering rows highlighted."""
+def primary_html(primary: Mapping[str, Any] | None) -> SafeString:
+    """The primary wager's house edge and standard deviation per hand, each with its model."""
+    if primary is None:
+        return format_html("{}", "")
+    spread = ""
+    if primary.get("std_deviation") is not None:
+        spread = format_html(
+            "; standard deviation per hand {} units (variance {}; {})",
+            f"{primary['std_deviation']:.4f}",
+            f"{primary['variance']:.4f}",
+            primary.get("outcomes_model", ""),
+        )
+    return format_html(
+        "<p><strong>Primary wager:</strong> house edge {} % (basic strategy, exact, re-splits to {} hands){}</p>",
+        _pct(primary.get("basic_strategy_house_edge"), 3),
+        primary.get("max_hands", NO_FIGURE),
+        spread,
+    )
+
+
+def missing_report_text(row: PaytableVersion) -> str:
+    """What a page may say of a version without a report: "queued" only when it was."""
+    proposal = _proposal(row)
+    queued_at = proposal.report_queued_at if proposal is not None else None
+    if row.status == PaytableStatus.REJECTED:
+        return "No report: the version was rejected before it was computed."
+    how = (
+        "To compute it, select this version in the list and run the action “Compute the missing "
+        "report”, or run `manage.py queue_paytable_reports`."
+    )
+    if queued_at is not None and timezone.now() - queued_at < services.REQUEUE_AFTER:
+        return (
+            f"Not computed yet: queued at {local_time(queued_at)}; "
+            "the Celery worker computes it in a few seconds."
+        )
+    if queued_at is not None:
+        return f"Not computed: queued at {local_time(queued_at)}, but no report came back. {how}"
+    return f"Not computed: no computation is queued. {how}"
+
+
+def report_html(report: Mapping[str, Any] | None, *, missing: str = "") -> SafeString:
+    """The stored report as HTML tables, flagged steering rows highlighted (`missing` when there
+    is none: see `missing_report_text`)."""
     if report is None:
-        return format_html("<p>{}</p>", "No report yet: it is being computed (about a minute).")
+        return format_html("<p>{}</p>", missing or "No report.")
     house, steering = report["house_edge"], report["steering"]
     bet_rows = format_html_join(
         "",
@@ -100,6 +142,7 @@ def report_html(report: Mapping[str, Any] | None) -> SafeString:
         "<div>"
         "<p><strong>Rules:</strong> {rules}</p>"
         "<p><strong>Steering flags:</strong> {flags}</p>"
+        "{primary}"
         "<h4>House edge (basic strategy)</h4>"
         "<table><thead><tr><th>bet</th><th>pays</th><th>P(win) %</th><th>std err %</th><th>true odds</th>"
         "<th>house edge %</th><th>method</th></tr></thead><tbody>{bets}</tbody></table>"
@@ -114,6 +157,7 @@ def report_html(report: Mapping[str, Any] | None) -> SafeString:
         "</div>",
         rules=report["rules_summary"],
         flags=flags_html(report),
+        primary=primary_html(report.get("primary")),
         bets=bet_rows,
         ties=tie_rows,
         any_tie=_pct(house["any_tie"], 4),
@@ -131,6 +175,13 @@ def _proposal(row: PaytableVersion) -> PaytableProposal | None:
         return row.proposal
     except PaytableProposal.DoesNotExist:
         return None
+
+
+def _who(user: Any, label: str) -> str:
+    """A proposer or approver: the user, else the actor label (version 1: the system migration)."""
+    if user is not None:
+        return str(user)
+    return label or NO_FIGURE
 
 
 # --- the decision forms ----------------------------------------------------------------------
@@ -164,9 +215,9 @@ DETAIL_FIELDS = (
     "decision",
     "pays_text",
     "rules_text",
-    "proposed_by",
+    "proposer",
     "proposed_at",
-    "approved_by",
+    "approver",
     "approved_at",
     "override_reason",
     "rejection",
@@ -181,9 +232,9 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
         "status",
         "pays_short",
         "flags",
-        "proposed_by",
+        "proposer",
         "proposed_at",
-        "approved_by",
+        "approver",
         "in_force",
     ]
     list_filter = ["status"]
@@ -221,9 +272,15 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
 
     @admin.display(description="steering flags")
     def flags(self, row: PaytableVersion) -> SafeString:
-        if row.report is None and row.status != PaytableStatus.PROPOSED:
+        if row.report is not None:
+            return flags_html(row.report)
+        if row.status == PaytableStatus.REJECTED:
             return format_html("{}", NO_FIGURE)
-        return flags_html(row.report)
+        proposal = _proposal(row)
+        queued_at = proposal.report_queued_at if proposal is not None else None
+        if queued_at is not None and timezone.now() - queued_at < services.REQUEUE_AFTER:
+            return format_html("<span>{}</span>", "report queued")
+        return format_html("<span>{}</span>", "not computed")
 
     @admin.display(description="in force", boolean=True)
     def in_force(self, row: PaytableVersion) -> bool:
@@ -244,11 +301,21 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
         proposal = _proposal(row)
         if proposal is None or proposal.rejected_at is None:
             return NO_FIGURE
-        return f"by {proposal.rejected_by} at {proposal.rejected_at:%Y-%m-%d %H:%M} UTC: {proposal.rejection_reason}"
+        return f"by {proposal.rejected_by} at {local_time(proposal.rejected_at)}: {proposal.rejection_reason}"
 
     @admin.display(description="report")
     def report_view(self, row: PaytableVersion) -> SafeString:
-        return report_html(row.report)
+        return report_html(row.report, missing=missing_report_text(row))
+
+    @admin.display(description="proposed by")
+    def proposer(self, row: PaytableVersion) -> str:
+        proposal = _proposal(row)
+        return _who(row.proposed_by, proposal.proposed_by_label if proposal is not None else "")
+
+    @admin.display(description="approved by")
+    def approver(self, row: PaytableVersion) -> str:
+        proposal = _proposal(row)
+        return _who(row.approved_by, proposal.approved_by_label if proposal is not None else "")
 
     @admin.display(description="decision")
     def decision(self, row: PaytableVersion) -> SafeString:
@@ -326,7 +393,9 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
             "flagged": flagged_of(row.report),
             "pays": self.pays_text(row),
             "rules": self.rules_text(row),
-            "report": report_html(row.report),
+            "report": report_html(row.report, missing=missing_report_text(row)),
+            "missing_report": missing_report_text(row),
+            "proposer": self.proposer(row),
             "change_url": reverse("admin:bonus_tie_paytableversion_change", args=[row.pk]),
         }
         return TemplateResponse(request, "admin/bonus_tie/paytableversion/decide.html", context)
@@ -358,10 +427,10 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
                 )
                 return
             if enqueued:
-                self.message_user(request, f"Paytable v{row.version}: report enqueued.", messages.INFO)
+                self.message_user(request, f"Paytable v{row.version}: report queued.", messages.INFO)
             else:
                 self.message_user(
                     request,
-                    f"Paytable v{row.version}: has its report or is decided; nothing to do.",
+                    f"Paytable v{row.version}: has its report or was rejected; nothing to do.",
                     messages.WARNING,
                 )

@@ -11,6 +11,10 @@ class PaytableStatus(models.TextChoices):
     REJECTED = "rejected"
 
 
+# Who proposed and approved a version no person did: version 1, created by a migration.
+SYSTEM_MIGRATION = "system migration"
+
+
 class PaytableVersion(models.Model):
     version = models.PositiveIntegerField(unique=True)
     # One "N to 1" figure per bonus kind: {"T17": 45, ..., "RS": 20}.
@@ -42,7 +46,7 @@ class PaytableVersion(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"paytable v{self.version} ({self.status})"
+        return f"Paytable v{self.version} ({self.status})"
 
 
 class PaytableProposal(models.Model):
@@ -65,9 +69,20 @@ class PaytableProposal(models.Model):
     )
     rejected_at = models.DateTimeField(null=True, blank=True)
     rejection_reason = models.TextField(blank=True)
+    # When the version's proposer or approver is not a user (`proposed_by`/`approved_by` empty):
+    # who it was. Only the system migration that created version 1 is such an actor.
+    proposed_by_label = models.CharField(max_length=32, blank=True)
+    approved_by_label = models.CharField(max_length=32, blank=True)
+    # When the report's computation was last handed to the task queue (None: never queued).
+    report_queued_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
+            models.CheckConstraint(
+                condition=Q(proposed_by_label__in=["", SYSTEM_MIGRATION])
+                & Q(approved_by_label__in=["", SYSTEM_MIGRATION]),
+                name="paytable_actor_label_is_known",
+            ),
             models.CheckConstraint(
                 condition=Q(rejected_at__isnull=True) | ~Q(rejection_reason=""),
                 name="paytable_rejection_has_reason",
@@ -80,4 +95,4 @@ class PaytableProposal(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"proposal of paytable {self.paytable_id}"
+        return f"Proposal of paytable v{self.paytable.version}"

@@ -1,11 +1,15 @@
 """The compliance report of a paytable: running the engine's review, and storing its result.
 
-`run_review` runs `bonus_tie.engine.paytable_review.review_paytable` (house edge of every bet and
-the steering check, PAYTABLE.md) with worker processes, timing it; `review_to_json` turns the
-result into the JSON stored in `PaytableVersion.report`, which carries the engine's own text
-(`format_review`) beside the figures. Probabilities and edges are floats: statistics for the
-approval, never money. A figure that is not finite (the true odds of a bet that cannot win) is
-stored as null.
+`run_review` runs `bonus_tie.engine.paytable_review.review_paytable` (house edge of every bet,
+its outcome distribution and standard deviation, the primary's house edge, outcome distribution
+and standard deviation per hand, and the steering check with break-even pays, PAYTABLE.md),
+timing it; `review_to_json` turns the result into the JSON stored in `PaytableVersion.report`,
+which carries the engine's own text (`format_review`) beside the figures. Every figure is exact:
+the `std_error` fields are kept for the readers of older reports and are always 0. The primary's
+distribution (`primary.outcomes`, `std_deviation`, `variance`) is that of its own model
+(`primary.outcomes_model`: one split, no re-split), beside the re-split house edge. Probabilities
+and edges are floats: statistics for the approval, never money. A figure that is not finite (the
+true odds of a bet that cannot win) is stored as null.
 """
 
 import math
@@ -17,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
 
-from bonus_tie.engine.house_edge import DEFAULT_SPLIT_SAMPLES, STD_ERROR_TARGET
+from bonus_tie.engine.house_edge import TIE_MODEL
 from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.engine.paytable import Paytable
 from bonus_tie.engine.paytable_review import PaytableReview, format_review, review_paytable
@@ -26,10 +30,11 @@ from bonus_tie.engine.task_map import Progress, TaskMap
 from casino.engine.rules import HouseRules
 from casino.mappers import rules_to_json
 
-REPORT_FORMAT = 1
-# The simulated split correction is seeded, so a report can be reproduced exactly.
-REPORT_SEED = 0
-DEFAULT_WORKERS = 2
+# 2: exact figures only, outcome distributions, primary house edge, break-even pays;
+# 3: the primary's outcome distribution and standard deviation per hand.
+REPORT_FORMAT = 3
+# The review takes a few seconds in one process; worker processes only add their start-up time.
+DEFAULT_WORKERS = 1
 
 
 @contextmanager
@@ -57,10 +62,9 @@ class TimedReview:
     review: PaytableReview
     rules: HouseRules
     composition: Counts | None
-    split_samples: int
-    seed: int
     workers: int
     elapsed_seconds: float
+    cpu_seconds: float  # of this process (worker processes not counted)
 
 
 def run_review(
@@ -68,7 +72,6 @@ def run_review(
     paytable: Paytable,
     rules: HouseRules,
     composition: Sequence[int] | None = None,
-    split_samples: int = DEFAULT_SPLIT_SAMPLES,
     workers: int = DEFAULT_WORKERS,
     progress: Progress | None = None,
 ) -> TimedReview:
@@ -76,24 +79,18 @@ def run_review(
     `composition` of ten counts, Ace .. ten, is given), with its wall-clock time."""
     counts = check_counts(tuple(composition)) if composition is not None else None
     started = time.perf_counter()
+    cpu_started = time.process_time()
     with process_map(workers) as task_map:
         review = review_paytable(
-            paytable=paytable,
-            rules=rules,
-            composition=counts,
-            seed=REPORT_SEED,
-            split_samples=split_samples,
-            progress=progress,
-            task_map=task_map,
+            paytable=paytable, rules=rules, composition=counts, progress=progress, task_map=task_map
         )
     return TimedReview(
         review=review,
         rules=rules,
         composition=counts,
-        split_samples=split_samples,
-        seed=REPORT_SEED,
         workers=max(workers, 1),
         elapsed_seconds=time.perf_counter() - started,
+        cpu_seconds=time.process_time() - cpu_started,
     )
 
 
@@ -104,14 +101,14 @@ def _number(value: float) -> float | None:
 def review_to_json(timed: TimedReview, *, computed_at: str) -> dict[str, Any]:
     """The stored report: every figure of the review, its flags, the text, and how it was made."""
     house, steering = timed.review.house_edge, timed.review.steering
+    primary = steering.primary
+    spread = timed.review.primary_outcomes
     return {
         "format": REPORT_FORMAT,
         "paytable_version": house.paytable_version,
         "rules": rules_to_json(timed.rules),
         "rules_summary": house.rules_summary,
         "composition": list(timed.composition) if timed.composition is not None else None,
-        "seed": timed.seed,
-        "split_samples": timed.split_samples,
         "house_edge": {
             "rows": [
                 {
@@ -120,25 +117,36 @@ def review_to_json(timed: TimedReview, *, computed_at: str) -> dict[str, Any]:
                     "win_probability": _number(row.win_probability),
                     "true_odds": _number(row.true_odds),
                     "house_edge": _number(row.house_edge),
-                    "std_error": _number(row.std_error),
-                    "method": "exact" if row.std_error == 0 else "exact, simulated split correction",
+                    "std_deviation": _number(row.std_deviation),
+                    "outcomes": [
+                        {"net": net, "probability": _number(float(probability))}
+                        for net, probability in row.outcomes
+                    ],
+                    "std_error": 0.0,
+                    "method": TIE_MODEL,
                 }
                 for row in house.rows
             ],
             "ties": [
-                {
-                    "tie": tie.tie.value,
-                    "probability": _number(tie.probability),
-                    "std_error": _number(tie.std_error),
-                }
+                {"tie": tie.tie.value, "probability": _number(tie.probability), "std_error": 0.0}
                 for tie in house.ties.rows
             ],
             "any_tie": _number(house.ties.any_tie),
-            "simulated_rounds": house.ties.samples,
-            "max_std_error": _number(house.max_std_error),
-            "std_error_target": STD_ERROR_TARGET,
-            "meets_precision_target": house.meets_precision_target,
             "method": house.method,
+        },
+        "primary": None
+        if primary is None
+        else {
+            "basic_strategy_house_edge": _number(-primary.basic_resplit),
+            "composition_dependent_house_edge": _number(-primary.best_resplit),
+            "one_split_basic_strategy_house_edge": _number(-steering.primary_basic_strategy_ev),
+            "one_split_best_play_house_edge": _number(-steering.primary_best_ev),
+            "max_hands": timed.rules.max_hands,
+            "std_deviation": _number(spread.std_deviation),
+            "variance": _number(spread.variance),
+            "outcomes": [{"net": float(net), "probability": _number(p)} for net, p in spread.outcomes],
+            "outcomes_house_edge": _number(-spread.mean),
+            "outcomes_model": spread.model,
         },
         "steering": {
             "primary_basic_strategy_ev": _number(steering.primary_basic_strategy_ev),
@@ -156,12 +164,17 @@ def review_to_json(timed: TimedReview, *, computed_at: str) -> dict[str, Any]:
                 }
                 for row in steering.rows
             ],
+            "break_even_pays": [
+                {"kind": even.kind.value, "pays": even.pays, "steering": _number(even.steering)}
+                for even in steering.break_even
+            ],
             "method": steering.method,
         },
         "flagged": list(timed.review.flagged),
         "text": format_review(timed.review),
         "computed_at": computed_at,
         "elapsed_seconds": round(timed.elapsed_seconds, 3),
+        "cpu_seconds": round(timed.cpu_seconds, 3),
         "workers": timed.workers,
     }
 

@@ -1,5 +1,7 @@
 """Reads of paytable versions (STYLE.md §6): querysets for lists, one row for the detail."""
 
+from collections.abc import Sequence
+
 from django.db.models import QuerySet
 
 from bonus_tie.models import PaytableStatus, PaytableVersion
@@ -33,3 +35,8 @@ def get_version_in_force() -> int | None:
 def get_paytable_in_force() -> PaytableVersion | None:
     """The newest approved version: the one the next round of every table uses."""
     return PaytableVersion.objects.filter(status=PaytableStatus.APPROVED).order_by("-version").first()
+
+
+def list_versions_missing_report(*, statuses: Sequence[str]) -> QuerySet[PaytableVersion]:
+    """Versions in `statuses` that have no report yet, oldest first."""
+    return _versions().filter(report__isnull=True, status__in=statuses).order_by("version")

@@ -3,9 +3,12 @@
 - `propose_paytable`: a pit boss (or admin) proposes the pays and the house rules to review them
   under; the version is stored with the next number, status `proposed` and no report, and the
   report's computation is enqueued once the proposal commits.
-- `compute_paytable_report`: the engine's review (about a minute on a full shoe), run outside
-  any transaction, then stored; idempotent (a version that has its report, or is decided, is
+- `compute_paytable_report`: the engine's review (a few seconds on a full shoe), run outside
+  any transaction, then stored; idempotent (a version that has its report, or was rejected, is
   skipped). Called by the Celery task `bonus_tie.tasks.compute_paytable_report`.
+- `queue_missing_reports`: at the service's start (and on an operator's command), queue the
+  report of every proposed or approved version that has none (version 1 on a new install), and
+  record when it was queued, so the pages say "queued" only when it is.
 - `approve_paytable`: compliance only, never the proposer (maker-checker), only a proposed
   version whose report exists; a report with a steering flag needs an explicit override with a
   reason, which is stored and audited.
@@ -28,14 +31,13 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from audit.services import record_event
-from bonus_tie.engine.house_edge import DEFAULT_SPLIT_SAMPLES
 from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.engine.task_map import Progress
 from bonus_tie.locks import lock_paytable_numbering, lock_paytable_version
 from bonus_tie.mappers import paytable_for
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import DEFAULT_WORKERS, flagged_of, review_to_json, run_review
-from bonus_tie.selectors import get_paytable_version, get_version_in_force
+from bonus_tie.selectors import get_paytable_version, get_version_in_force, list_versions_missing_report
 from casino.engine.rules import BLACKJACK_3_TO_2, BLACKJACK_6_TO_5, DealerRule, HouseRules
 from casino.engine.shoe import DECK_COUNTS
 from casino.mappers import rules_from_json, rules_to_json
@@ -52,6 +54,10 @@ MAX_PAYS = 100_000
 MAX_REASON_LENGTH = 2000
 BLACKJACK_PAYS = {str(BLACKJACK_3_TO_2): BLACKJACK_3_TO_2, str(BLACKJACK_6_TO_5): BLACKJACK_6_TO_5}
 SUBJECT_TYPE = "paytable"
+# The versions that have, or should have, a report: a rejected one is never computed.
+REPORTED_STATUSES = (PaytableStatus.PROPOSED, PaytableStatus.APPROVED)
+# A report queued this long ago and still missing is queued again (its message was lost).
+REQUEUE_AFTER = dt.timedelta(minutes=30)
 
 
 # --- checks ------------------------------------------------------------------------------------
@@ -143,9 +149,12 @@ def _rules_of(row: PaytableVersion) -> HouseRules:
 
 
 def _enqueue_report(*, version: int) -> None:
+    """Hand the report's computation to the task queue, then record when (after the send, so a
+    queue that cannot be reached leaves no claim that it was queued)."""
     from celery import current_app as app  # the configured app, whichever process this runs in
 
     app.send_task(COMPUTE_TASK, kwargs={"version": version})
+    PaytableProposal.objects.filter(paytable__version=version).update(report_queued_at=timezone.now())
 
 
 def _enqueue_report_on_commit(*, version: int) -> None:
@@ -205,14 +214,14 @@ def compute_paytable_report(
     version: int,
     actor: AuditActor,
     composition: Sequence[int] | None = None,
-    split_samples: int = DEFAULT_SPLIT_SAMPLES,
     workers: int = DEFAULT_WORKERS,
     progress: Progress | None = None,
     clock: Callable[[], dt.datetime] = timezone.now,
 ) -> PaytableVersion | None:
-    """Compute and store the report of a proposed version; None when there was nothing to do.
+    """Compute and store the report of a proposed or approved version (version 1 has no report
+    until its first start); None when there was nothing to do.
 
-    The computation runs outside any transaction (it takes about a minute on a full shoe);
+    The computation runs outside any transaction (it takes a few seconds on a full shoe);
     the write locks the row and stores the report only if it is still missing, so a task
     delivered twice computes at most twice and stores once. `composition` (ten counts, Ace ..
     ten) replaces the full shoe: for tests and what-if studies; the report records it.
@@ -220,14 +229,13 @@ def compute_paytable_report(
     row = get_paytable_version(version=version)
     if row is None:
         raise NotFoundError("not_found", f"No paytable version {version}.")
-    if row.report is not None or row.status != PaytableStatus.PROPOSED:
+    if row.report is not None or row.status not in REPORTED_STATUSES:
         return None
     rules = _rules_of(row)
     timed = run_review(
         paytable=paytable_for(row),
         rules=rules,
         composition=composition,
-        split_samples=split_samples,
         workers=workers,
         progress=progress,
     )
@@ -298,7 +306,7 @@ def approve_paytable(
     if row.report is None:
         raise ConflictError(
             "report_pending",
-            f"The report of paytable v{version} is still being computed; approve it when it is in.",
+            f"Paytable v{version} has no report yet; approve it when its report is in.",
         )
     in_force = get_version_in_force()
     if in_force is not None and in_force > version:
@@ -400,10 +408,34 @@ def reject_paytable(
 
 
 def request_missing_report(*, version: int) -> bool:
-    """Enqueue the report of a proposed version that has none (after a broker or worker failure).
-    Harmless when it is computing already: the task stores a report once. True if enqueued."""
+    """Enqueue the report of a proposed or approved version that has none (after a broker or
+    worker failure, or version 1 on a new install). Harmless when it is computing already: the
+    task stores a report once. True if enqueued."""
     row = get_paytable_version(version=version)
-    if row is None or row.report is not None or row.status != PaytableStatus.PROPOSED:
+    if row is None or row.report is not None or row.status not in REPORTED_STATUSES:
         return False
+    _ensure_proposal(row)
     _enqueue_report(version=version)
     return True
+
+
+def queue_missing_reports(*, now: dt.datetime) -> list[int]:
+    """Queue the report of every proposed or approved version without one, unless it was queued
+    less than `REQUEUE_AFTER` ago (so each start of the service queues it once, and a message
+    lost with a broker is queued again later). Returns the versions queued, oldest first."""
+    queued = []
+    for row in list_versions_missing_report(statuses=REPORTED_STATUSES):
+        proposal = _proposal(row)
+        last = proposal.report_queued_at if proposal is not None else None
+        if last is not None and now - last < REQUEUE_AFTER:
+            continue
+        _ensure_proposal(row)
+        _enqueue_report(version=row.version)
+        queued.append(row.version)
+    return queued
+
+
+def _ensure_proposal(row: PaytableVersion) -> None:
+    """The row that records the report's rules and queue time (a version older than proposals
+    has none: its report is for the default house rules)."""
+    PaytableProposal.objects.get_or_create(paytable=row, defaults={"rules": rules_to_json(HouseRules())})

@@ -23,8 +23,7 @@ from casino.side_bets import TermsInForce
 # reports. DOCUMENTED CONSTANTS, not a live computation: the output of
 # `bonus_tie.engine.house_edge.house_edge_report` for paytable v1 (`DEFAULT_PAYS`: 45/45/45/25/
 # 150/350 to 1, LS 15, RS 20) under the default house rules (6 decks, S17, 3:2, DAS, split to 4
-# hands, no surrender), exact analysis without the simulated split correction
-# (`split_samples=0`), rounded to 0.001 percentage point. The engine takes seconds per
+# hands, no surrender), exact analysis, rounded to 0.001 percentage point. The engine takes seconds per
 # (paytable, rules), so a report does not run it; when the paytable versions store their
 # approved figures (`PaytableVersion.report`), theoretical win should read the edge of each
 # round's own paytable version from there.

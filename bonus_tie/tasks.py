@@ -4,8 +4,8 @@
 commits. It is idempotent by version: a version whose report exists (or that is decided) is
 skipped, and the store itself checks again under the row lock, so a redelivered message
 (acks_late + reject_on_worker_lost) never writes twice. Only transient database errors are
-retried, a bounded number of times. The review takes about a minute on a full shoe with two
-worker processes; the task's time limits (CELERY_TASK_*_TIME_LIMIT) leave ample room.
+retried, a bounded number of times. The review takes a few seconds on a full shoe; the task's
+time limits (CELERY_TASK_*_TIME_LIMIT) leave ample room.
 """
 
 from typing import Any
@@ -15,7 +15,6 @@ from django.db import InterfaceError, OperationalError
 
 from audit.context import AuditActor, bind_request
 from bonus_tie import services
-from bonus_tie.engine.house_edge import DEFAULT_SPLIT_SAMPLES
 from bonus_tie.reports import DEFAULT_WORKERS
 
 TRANSIENT_ERRORS = (OperationalError, InterfaceError)
@@ -34,7 +33,6 @@ def compute_paytable_report(
     *,
     version: int,
     composition: list[int] | None = None,
-    split_samples: int = DEFAULT_SPLIT_SAMPLES,
     workers: int = DEFAULT_WORKERS,
     **kwargs: Any,
 ) -> dict[str, Any]:
@@ -49,7 +47,6 @@ def compute_paytable_report(
             version=version,
             actor=actor,
             composition=composition,
-            split_samples=split_samples,
             workers=workers,
         )
     if row is None:

@@ -1,7 +1,9 @@
 """The admin site for floor supervisors, pit bosses, compliance and admins (DESIGN.md, Roles).
 
-Configuration (tables, limits, house rules) is edited here by pit bosses; devices,
-dealers and staff by admins; everything that records money is read-only for all.
+Tables are added and configured here by pit bosses, but an existing table's limits and house
+rules change only through a rule change on the floor console, requested and approved by two
+people (`casino.services.rule_changes`); devices, dealers and staff by admins; everything that
+records money is read-only for all.
 Configuration changes are captured by database triggers in the audit app, so the
 admin needs no audit code of its own.
 """
@@ -11,10 +13,14 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 from audit.context import AuditActor
 from casino import admin_accounting  # noqa: F401  (registers the table money and shift report pages)
+from casino.admin_display import StaffPresentation, alarm_label
 from casino.models import (
     Account,
     Casino,
@@ -36,12 +42,13 @@ from casino.models import (
 )
 from casino.services import terminals
 from kernel.errors import ServiceError
+from kernel.formatting import dollars, local_time
 from kernel.keys import hash_pin, new_api_key, new_pin
 
 SUPERVISOR_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS, StaffRole.ADMIN)
 
-admin.site.site_header = "Casino table games back office"
-admin.site.site_title = "Casino back office"
+admin.site.site_header = "Casino table-games back office"
+admin.site.site_title = "Casino table-games back office"
 admin.site.index_title = "Tables, rounds, money and audit"
 
 
@@ -58,7 +65,7 @@ def _actor(request: HttpRequest) -> AuditActor:
     return AuditActor(kind="user", user_id=user.pk, username=user.get_username(), role=role_of(request) or "")
 
 
-class RoleAdmin(admin.ModelAdmin):
+class RoleAdmin(StaffPresentation, admin.ModelAdmin):
     """Viewing needs any staff role; changing needs one of `edit_roles`."""
 
     edit_roles: tuple[str, ...] = (StaffRole.ADMIN,)
@@ -83,12 +90,36 @@ class ReadOnlyAdmin(RoleAdmin):
     edit_roles = ()
 
 
-class TableLimitInline(admin.TabularInline):
+class RoleInline(StaffPresentation, admin.TabularInline):
+    """Rows shown inside a parent's page to every staff role that may view the parent (the admin
+    site grants by role, not by Django's per-model permissions); nobody adds, changes or deletes
+    them unless a subclass says otherwise."""
+
+    extra = 0
+    can_delete = False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return role_of(request) is not None
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class TableLimitInline(RoleInline):
+    """A table's limits are set here when the table is added; an existing table's change through a
+    rule change on the floor console, requested and approved by two people (maker-checker)."""
+
     model = TableLimit
     extra = 0
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return role_of(request) in (StaffRole.PIT_BOSS, StaffRole.ADMIN)
+        return obj is None and role_of(request) in (StaffRole.PIT_BOSS, StaffRole.ADMIN)
 
     has_add_permission = has_change_permission
 
@@ -132,6 +163,19 @@ class TableAdmin(RoleAdmin):
         ]}),
         ("Tie bonus", {"fields": ["aggregate_limit_cents"]}),
     ]  # fmt: skip
+
+    # An existing table's limits and house rules change only through a rule change with
+    # maker-checker on the floor console (casino.services.rule_changes).
+    rule_change_fields = (
+        "decks", "penetration_percent", "dealer_hits_soft_17", "blackjack_pays_num", "blackjack_pays_den",
+        "double_after_split", "max_hands", "split_by_value", "surrender", "insurance", "aggregate_limit_cents",
+    )  # fmt: skip
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        readonly = list(super().get_readonly_fields(request, obj))
+        if obj is not None:
+            readonly += [field for field in self.rule_change_fields if field not in readonly]
+        return readonly
 
     @admin.display(description="Blackjack pays")
     def blackjack_pays(self, table: Table) -> str:
@@ -184,12 +228,18 @@ class TerminalAdmin(RoleAdmin):
 
 @admin.register(Dealer)
 class DealerAdmin(RoleAdmin):
-    list_display = ["badge", "name", "is_active", "locked_at"]
+    list_display = ["badge", "name", "is_active", "lockout"]
     list_filter = ["is_active", ("locked_at", admin.EmptyFieldListFilter)]
     search_fields = ["badge", "name"]
     exclude = ["pin_hash"]
     readonly_fields = ["locked_at", "sign_in_failures", "sign_in_failures_since"]
     actions = ["reset_pin", "unlock"]
+
+    @admin.display(description="Locked out", ordering="locked_at")
+    def lockout(self, dealer: Dealer) -> SafeString | str:
+        if dealer.locked_at is None:
+            return "-"
+        return alarm_label(f"Locked out since {local_time(dealer.locked_at)}")
 
     def has_unlock_permission(self, request: HttpRequest) -> bool:
         return role_of(request) in SUPERVISOR_ROLES
@@ -225,23 +275,27 @@ class DealerAdmin(RoleAdmin):
 
 @admin.register(StaffProfile)
 class StaffProfileAdmin(RoleAdmin):
-    list_display = ["user", "role"]
+    list_display = ["user", "role", "pit_names"]
     list_filter = ["role"]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[StaffProfile]:
+        return super().get_queryset(request).select_related("user").prefetch_related("pits")
 
-class WagerInline(admin.TabularInline):
+    @admin.display(description="Pits")
+    def pit_names(self, profile: StaffProfile) -> str:
+        return ", ".join(pit.name for pit in profile.pits.all()) or "-"
+
+
+class WagerInline(RoleInline):
     model = Wager
-    extra = 0
-    can_delete = False
-    readonly_fields = ["seat", "hand", "kind", "source", "amount_cents", "placed_at"]
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    fields = readonly_fields = ("seat", "hand", "kind", "source", "amount_cents", "placed_at")
 
 
-class RoundEventInline(WagerInline):
-    model = RoundEvent  # type: ignore[assignment]
-    readonly_fields = [
+class RoundEventInline(RoleInline):
+    model = RoundEvent
+    verbose_name = "card or action"
+    verbose_name_plural = "cards and actions, in dealing order"
+    fields = readonly_fields = (
         "number",
         "kind",
         "card",
@@ -252,7 +306,99 @@ class RoundEventInline(WagerInline):
         "terminal",
         "dealer",
         "created_at",
-    ]
+    )
+
+
+def _seats_table(opening: list[dict[str, Any]]) -> SafeString:
+    rows = format_html_join(
+        "",
+        '<tr><td>{}</td><td>{}</td><td class="money">{}</td><td>{}</td></tr>',
+        (
+            (
+                seat["seat"],
+                seat.get("player") or "-",
+                dollars(seat["primary_cents"]),
+                ", ".join(f"{kind} {dollars(cents)}" for kind, cents in seat.get("bonus_cents", {}).items())
+                or "-",
+            )
+            for seat in opening
+        ),
+    )
+    return format_html(
+        '<table class="seats"><thead><tr><th>Seat</th><th>Player</th><th>Primary</th><th>Tie bonus bets</th>'
+        "</tr></thead><tbody>{}</tbody></table>",
+        rows,
+    )
+
+
+def _settlement_table(settlement: Settlement) -> SafeString:
+    lines = format_html_join(
+        "",
+        '<tr><td>{}</td><td>{}</td><td>{}</td><td class="money">{}</td><td>{}</td><td class="money">{}</td>'
+        '<td class="money">{}</td></tr>',
+        (
+            (
+                line.seat,
+                line.hand,
+                line.get_kind_display(),
+                dollars(line.amount_cents),
+                line.get_result_display(),
+                dollars(line.win_cents),
+                dollars(line.paid_cents),
+            )
+            for line in settlement.lines.order_by("seat", "hand", "kind")
+        ),
+    )
+    return format_html(
+        '<table class="settlement"><thead><tr><th>Seat</th><th>Hand</th><th>Bet</th><th>Stake</th>'
+        "<th>Result</th><th>Win</th><th>Paid</th></tr></thead><tbody>{}</tbody>"
+        '<tfoot><tr><th colspan="3">Wagered {}</th><th colspan="2">Paid {}</th><th colspan="2">House net {}</th>'
+        '</tr></tfoot></table><p><a href="{}">{}</a></p>',
+        lines,
+        dollars(settlement.wagered_cents),
+        dollars(settlement.paid_cents),
+        dollars(settlement.house_net_cents),
+        reverse("admin:casino_settlement_change", args=[settlement.pk]),
+        f"Settled {local_time(settlement.settled_at)}; {_aggregate_text(settlement)}",
+    )
+
+
+def _aggregate_text(settlement: Settlement) -> str:
+    if not settlement.aggregate_limit_applied:
+        return "aggregate limit not reached"
+    return f"aggregate limit applied, payouts reduced by {dollars(settlement.aggregate_reduction_cents)}"
+
+
+RULE_LABELS = {
+    "decks": "Decks",
+    "dealer": "Dealer",
+    "blackjack_pays": "Blackjack pays",
+    "double_any_two": "Double on any two cards",
+    "double_after_split": "Double after split",
+    "max_hands": "Hands after splits, at most",
+    "split_aces_one_card": "Split aces get one card",
+    "resplit_aces": "Resplit aces",
+    "split_by_value": "Split by value",
+    "surrender": "Surrender",
+    "insurance": "Insurance",
+    "penetration_percent": "Penetration %",
+}
+
+
+def _rules_list(rules: dict[str, Any]) -> SafeString:
+    def shown(value: Any) -> str:
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
+
+    return format_html(
+        '<dl class="rules">{}</dl>',
+        format_html_join(
+            "",
+            "<dt>{}</dt><dd>{}</dd>",
+            ((RULE_LABELS.get(name, name), shown(value)) for name, value in rules.items()),
+        ),
+    )
 
 
 @admin.register(Round)
@@ -269,13 +415,36 @@ class RoundAdmin(ReadOnlyAdmin):
         "voided_at",
     ]
     list_filter = ["state", "table"]
+    list_select_related = ["table", "paytable", "dealer"]
     date_hierarchy = "opened_at"
+    fieldsets = [
+        (None, {"fields": ["table", "state", "seq", "shoe", "paytable", "dealer", "terminal"]}),
+        ("When", {"fields": ["opened_at", "settled_at", "voided_at", "void_reason", "voided_by"]}),
+        ("As opened", {"fields": ["seats_as_opened", "rules_in_force", "aggregate_limit_cents"]}),
+        ("Settlement", {"fields": ["settlement_lines"]}),
+    ]
     inlines = [WagerInline, RoundEventInline]
 
+    @admin.display(description="Seats and stakes")
+    def seats_as_opened(self, round_: Round) -> SafeString:
+        return _seats_table(round_.opening)
 
-class SettlementLineInline(WagerInline):
-    model = SettlementLine  # type: ignore[assignment]
-    readonly_fields = ["seat", "hand", "kind", "amount_cents", "result", "win_cents", "paid_cents"]
+    @admin.display(description="House rules")
+    def rules_in_force(self, round_: Round) -> SafeString:
+        return _rules_list(round_.rules)
+
+    @admin.display(description="Settlement lines")
+    def settlement_lines(self, round_: Round) -> SafeString | str:
+        try:
+            settlement = round_.settlement
+        except Settlement.DoesNotExist:
+            return "Not settled" if round_.state != "void" else "Void: the wagers were returned"
+        return _settlement_table(settlement)
+
+
+class SettlementLineInline(RoleInline):
+    model = SettlementLine
+    fields = readonly_fields = ("seat", "hand", "kind", "amount_cents", "result", "win_cents", "paid_cents")
 
 
 @admin.register(Settlement)
@@ -285,10 +454,15 @@ class SettlementAdmin(ReadOnlyAdmin):
         "wagered_cents",
         "paid_cents",
         "house_net_cents",
-        "aggregate_limit_applied",
+        "aggregate_limit",
         "settled_at",
     ]
+    list_select_related = ["round__table"]
     inlines = [SettlementLineInline]
+
+    @admin.display(description="Aggregate limit")
+    def aggregate_limit(self, settlement: Settlement) -> str:
+        return _aggregate_text(settlement)
 
 
 @admin.register(Shoe)
@@ -304,18 +478,20 @@ class ShoeAdmin(ReadOnlyAdmin):
         "commitment",
     ]
     list_filter = ["mode", "table"]
+    list_select_related = ["table"]
     exclude = ["order", "salt_hex"]  # secret until the shoe closes; the API reveals them then
 
 
-class LedgerEntryInline(WagerInline):
-    model = LedgerEntry  # type: ignore[assignment]
-    readonly_fields = ["account", "amount_cents"]
+class LedgerEntryInline(RoleInline):
+    model = LedgerEntry
+    fields = readonly_fields = ("account", "amount_cents")
 
 
 @admin.register(LedgerTransaction)
 class LedgerTransactionAdmin(ReadOnlyAdmin):
     list_display = ["id", "kind", "table", "round", "gaming_day", "shift", "created_at", "memo"]
     list_filter = ["kind", "table", "gaming_day", "shift"]
+    list_select_related = ["table", "round__table"]
     inlines = [LedgerEntryInline]
 
 
@@ -323,3 +499,4 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
 class AccountAdmin(ReadOnlyAdmin):
     list_display = ["id", "kind", "table"]
     list_filter = ["kind"]
+    list_select_related = ["table"]

@@ -15,8 +15,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpRespons
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from audit.context import AuditActor
+from casino.admin_display import StaffPresentation, alarm_label
 from casino.models import (
     BuyIn,
     ChipSlip,
@@ -27,11 +29,12 @@ from casino.models import (
     StaffRole,
     TableInventory,
 )
-from casino.reports.export import dollars, shift_report_pdf
-from casino.reports.figures import hold_percent_text
+from casino.reports.export import report_document, shift_report_pdf
+from casino.reports.figures import expected_hold_bp, hold_percent_text
 from casino.reports.read import SHIFT_ORDER, shift_report_payload
 from casino.services import accounting
 from kernel.errors import ServiceError
+from kernel.formatting import dollars
 
 APPROVER_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS, StaffRole.ADMIN)
 
@@ -51,7 +54,7 @@ def _actor(request: HttpRequest) -> AuditActor:
     )
 
 
-class _ReadOnlyAdmin(admin.ModelAdmin):
+class _ReadOnlyAdmin(StaffPresentation, admin.ModelAdmin):
     """Any staff role views; nobody adds, changes or deletes here."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
@@ -70,8 +73,9 @@ class _ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-def pdf_response(*, gaming_day: dt.date, shifts: list[str]) -> HttpResponse:
-    pdf = shift_report_pdf(shift_report_payload(gaming_day=gaming_day, shifts=shifts))
+def pdf_response(*, gaming_day: dt.date, shifts: list[str], reader: str) -> HttpResponse:
+    payload = shift_report_payload(gaming_day=gaming_day, shifts=shifts)
+    pdf = shift_report_pdf(report_document(payload, generated_by=reader, generated_at=timezone.now()))
     name = f"shift-report-{gaming_day.isoformat()}-{'-'.join(shifts)}.pdf"
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -88,8 +92,8 @@ class ShiftReportAdmin(_ReadOnlyAdmin):
         "drop",
         "win",
         "hold",
-        "hold_outside_range",
-        "flags",
+        "hold_alarm",
+        "flag_list",
         "generated_at",
         "pdf_link",
     ]
@@ -97,6 +101,13 @@ class ShiftReportAdmin(_ReadOnlyAdmin):
     date_hierarchy = "gaming_day"
     list_select_related = ["table", "pit"]
     actions = ["download_pdf"]
+    fieldsets = [
+        (None, {"fields": ["table", "pit", "gaming_day", "shift", "generated_at"]}),
+        ("Count", {"fields": ["opener_cents", "closer_cents", "drop_cents", "markers_cents", "fills_cents",
+                              "credits_cents", "win_cents", "hold", "hold_alarm", "flag_list"]}),
+        ("Play", {"fields": ["rounds_settled", "rounds_voided", "hands_dealt", "handle_cents", "payouts_cents",
+                             "house_net_cents", "win_minus_house_net_cents", "theo_win_cents"]}),
+    ]  # fmt: skip
 
     @admin.display(description="Drop")
     def drop(self, report: ShiftReport) -> str:
@@ -109,6 +120,17 @@ class ShiftReportAdmin(_ReadOnlyAdmin):
     @admin.display(description="Hold %")
     def hold(self, report: ShiftReport) -> str:
         return hold_percent_text(report.hold_bp) or "-"
+
+    @admin.display(description="Hold check", ordering="hold_outside_range")
+    def hold_alarm(self, report: ShiftReport) -> SafeString | str:
+        if not report.hold_outside_range:
+            return "within range" if report.hold_bp is not None else "-"
+        low, high = (hold_percent_text(bound) for bound in expected_hold_bp())
+        return alarm_label(f"Hold outside the expected {low}-{high} %")
+
+    @admin.display(description="Flags")
+    def flag_list(self, report: ShiftReport) -> SafeString | str:
+        return alarm_label(", ".join(report.flags)) if report.flags else "-"
 
     @admin.display(description="PDF")
     def pdf_link(self, report: ShiftReport) -> str:
@@ -134,7 +156,7 @@ class ShiftReportAdmin(_ReadOnlyAdmin):
             return HttpResponse("Not a gaming day (YYYY-MM-DD).", status=400, content_type="text/plain")
         if shift not in SHIFT_ORDER:
             return HttpResponse("Not a shift.", status=400, content_type="text/plain")
-        return pdf_response(gaming_day=day, shifts=[shift])
+        return pdf_response(gaming_day=day, shifts=[shift], reader=request.user.get_username())
 
     @admin.action(description="Download the PDF of the selected shifts (one gaming day)")
     def download_pdf(self, request: HttpRequest, queryset: QuerySet[ShiftReport]) -> HttpResponse | None:
@@ -143,7 +165,26 @@ class ShiftReportAdmin(_ReadOnlyAdmin):
             self.message_user(request, "Select the reports of one gaming day.", messages.ERROR)
             return None
         shifts = [s for s in SHIFT_ORDER if queryset.filter(shift=s).exists()]
-        return pdf_response(gaming_day=days[0], shifts=shifts)
+        return pdf_response(gaming_day=days[0], shifts=shifts, reader=request.user.get_username())
+
+
+class SlipVoidInline(StaffPresentation, admin.StackedInline):
+    """A slip's void, if it has one, shown on the slip's page."""
+
+    model = SlipVoid
+    fields = readonly_fields = ("reason", "voided_by", "voided_at", "gaming_day", "shift", "reversal")
+    extra = 0
+    can_delete = False
+    verbose_name = verbose_name_plural = "void"
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _role_of(request) is not None
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(ChipSlip)
@@ -164,8 +205,16 @@ class ChipSlipAdmin(_ReadOnlyAdmin):
     search_fields = ["number"]
     list_select_related = ["table", "approved_by"]
     actions = ["approve"]
+    inlines = [SlipVoidInline]
+    fieldsets = [
+        (None, {"fields": ["kind", "number", "table", "status", "amount_cents", "chips"]}),
+        ("Shift", {"fields": ["gaming_day", "shift"]}),
+        ("Requested", {"fields": ["requested_at", "requested_by_terminal", "requested_by_dealer",
+                                  "requested_by_user"]}),
+        ("Approved", {"fields": ["approved_at", "approved_by", "transaction"]}),
+    ]  # fmt: skip
 
-    @admin.display(description="Amount")
+    @admin.display(description="Amount", ordering="amount_cents")
     def amount(self, slip: ChipSlip) -> str:
         return dollars(slip.amount_cents)
 
@@ -201,6 +250,7 @@ class ChipSlipAdmin(_ReadOnlyAdmin):
 class SlipVoidAdmin(_ReadOnlyAdmin):
     list_display = ["slip", "reason", "voided_by", "voided_at", "gaming_day", "shift"]
     list_filter = ["gaming_day", "shift"]
+    list_select_related = ["slip__table", "voided_by"]
 
 
 @admin.register(TableInventory)
@@ -216,9 +266,11 @@ class TableInventoryAdmin(_ReadOnlyAdmin):
         "counted_at",
     ]
     list_filter = ["kind", "gaming_day", "shift", "table"]
+    list_select_related = ["table", "dealer", "supervisor"]
 
 
 @admin.register(BuyIn)
 class BuyInAdmin(_ReadOnlyAdmin):
     list_display = ["table", "seat", "amount_cents", "method", "player", "gaming_day", "shift", "created_at"]
     list_filter = ["method", "gaming_day", "shift", "table"]
+    list_select_related = ["table"]

@@ -2,7 +2,7 @@
 
 A movement is two statements: the transaction row, then its entries inserted
 with their accounts looked up in the same statement (by kind at the table, the
-cage house-wide)."""
+cage's accounts house-wide)."""
 
 import datetime as dt
 import functools
@@ -12,10 +12,20 @@ from typing import Any
 from django.db import connection
 from django.db.models import Sum
 
-from casino.models import Account, AccountKind, LedgerEntry, LedgerTransaction, MovementKind, Round, Table
+from casino.models import (
+    HOUSE_ACCOUNT_KINDS,
+    Account,
+    AccountKind,
+    LedgerEntry,
+    LedgerTransaction,
+    MovementKind,
+    Round,
+    Table,
+)
 from kernel.gaming_day import gaming_day_and_shift
 from kernel.rows import Insert
 
+_HOUSE_KINDS = [str(kind) for kind in HOUSE_ACCOUNT_KINDS]
 TABLE_ACCOUNT_KINDS = (AccountKind.TRAY, AccountKind.WAGERS, AccountKind.DROP, AccountKind.PATRONS)
 
 
@@ -23,7 +33,7 @@ _INSERT_ENTRIES_SQL = (
     f'INSERT INTO "{LedgerEntry._meta.db_table}" ("transaction_id", "account_id", "amount_cents") '  # noqa: S608
     f'SELECT %s, account."id", entry.cents FROM (VALUES {{values}}) AS entry(kind, cents, position) '
     f'JOIN "{Account._meta.db_table}" AS account ON account."kind" = entry.kind '
-    'AND (account."table_id" = %s OR (account."table_id" IS NULL AND entry.kind = %s)) '
+    'AND (account."table_id" = %s OR (account."table_id" IS NULL AND entry.kind = ANY(%s))) '
     "ORDER BY entry.position"
 )  # built from model metadata only; every value is a parameter
 
@@ -49,7 +59,7 @@ def open_table_accounts(*, table: Table) -> None:
 def post(
     *,
     kind: MovementKind,
-    table: Table,
+    table: Table | None,
     entries: Sequence[tuple[AccountKind, int]],
     now: dt.datetime,
     round: Round | None = None,
@@ -59,14 +69,23 @@ def post(
     """Write one transaction. Entries are (account kind at this table, signed cents).
 
     It is stamped with the gaming day and shift of `now`, or with `period` for the
-    correction of an earlier shift (the void of a slip approved then)."""
+    correction of an earlier shift (the void of a slip approved then). `table` is None for the
+    cage's own movements, which touch house accounts only."""
     entries = [(account, cents) for account, cents in entries if cents != 0]
     if sum(cents for _, cents in entries) != 0:
         raise UnbalancedTransactionError(f"{kind} entries do not sum to zero: {entries}")
     if not entries:
         raise UnbalancedTransactionError(f"{kind} moves no money")
     gaming_day, shift = period or gaming_day_and_shift(now)
-    fields = (kind, table.pk, round.pk if round else None, memo[:200], now, gaming_day, shift)
+    fields = (
+        kind,
+        table.pk if table else None,
+        round.pk if round else None,
+        memo[:200],
+        now,
+        gaming_day,
+        shift,
+    )
     (transaction_id,) = _insert_transaction().run([fields])
     transaction = LedgerTransaction(id=transaction_id, table=table, round=round, created_at=now)
     transaction.kind, transaction.memo, transaction.gaming_day, transaction.shift = (
@@ -82,7 +101,7 @@ def post(
     with connection.cursor() as cursor:
         cursor.execute(
             _INSERT_ENTRIES_SQL.format(values=values),
-            [transaction_id, *params, table.pk, AccountKind.CAGE.value],
+            [transaction_id, *params, table.pk if table else None, _HOUSE_KINDS],
         )
         if cursor.rowcount != len(entries):
             raise UnbalancedTransactionError(f"{kind}: an account of {entries} does not exist at {table}")

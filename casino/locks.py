@@ -26,10 +26,12 @@ from casino.models import (
     Dealer,
     Round,
     RoundEvent,
+    RuleChangeStatus,
     Shoe,
     SlipKind,
     Table,
     TableInventory,
+    TableRuleChange,
     Terminal,
 )
 from kernel.errors import ConflictError, ForbiddenError, NotFoundError
@@ -156,11 +158,13 @@ class LockedForNewRound(NamedTuple):
     latest_count: LatestCount | None
     shoe: Shoe | None  # the open shoe, with its table
     round_open: bool
+    rule_change_due: bool = False  # an approved limit or house-rule change whose time has come
 
 
 class _NewRoundLock:
     """The statement that locks a table and its open shoe for a new round, written once per
-    process, with the table's latest count and whether the table has a round open."""
+    process, with the table's latest count, whether the table has a round open and whether an
+    approved rule change is due (`casino.services.rule_changes`)."""
 
     def __init__(self) -> None:
         self.shoe = Columns(Shoe, "s")
@@ -168,22 +172,26 @@ class _NewRoundLock:
         self.sql = (
             f"SELECT {self.shoe.sql}, {self.table.sql}, {_LATEST_COUNT_COLUMNS}, EXISTS ("  # noqa: S608  (model metadata only)
             f'SELECT 1 FROM "{Round._meta.db_table}" AS "r" '
-            'WHERE "r"."table_id" = "s"."table_id" AND "r"."state" = ANY(%s)) '
+            'WHERE "r"."table_id" = "s"."table_id" AND "r"."state" = ANY(%s)), EXISTS ('
+            f'SELECT 1 FROM "{TableRuleChange._meta.db_table}" AS "rc" WHERE "rc"."table_id" = "s"."table_id" '
+            'AND "rc"."status" = %s AND "rc"."effective_at" <= %s) '
             f'FROM {self.shoe.table} JOIN {self.table.table} ON "t"."id" = "s"."table_id" '
             f"{_latest_count_join('t')} "
             'WHERE "s"."table_id" = %s AND "s"."closed_at" IS NULL FOR UPDATE OF "t", "s" NOWAIT'
         )
 
-    def run(self, *, table_id: int) -> LockedForNewRound | None:
+    def run(self, *, table_id: int, now: dt.datetime) -> LockedForNewRound | None:
         with connection.cursor() as cursor:
-            cursor.execute(self.sql, [[str(state) for state in OPEN_ROUND_STATES], table_id])
+            states = [str(state) for state in OPEN_ROUND_STATES]
+            cursor.execute(self.sql, [states, RuleChangeStatus.APPROVED.value, now, table_id])
             row = cursor.fetchone()
         if row is None:
             return None
-        *columns, count_kind, count_day, count_shift, round_open = row
+        *columns, count_kind, count_day, count_shift, round_open, rule_change_due = row
         shoe, table = split_row(columns, self.shoe, self.table)
         shoe.table = table
-        return LockedForNewRound(table, LatestCount.of(count_kind, count_day, count_shift), shoe, round_open)
+        count = LatestCount.of(count_kind, count_day, count_shift)
+        return LockedForNewRound(table, count, shoe, round_open, rule_change_due)
 
 
 @functools.cache
@@ -191,12 +199,13 @@ def _new_round_lock() -> _NewRoundLock:
     return _NewRoundLock()
 
 
-def lock_table_for_new_round(*, table_id: int) -> LockedForNewRound:
+def lock_table_for_new_round(*, table_id: int, now: dt.datetime) -> LockedForNewRound:
     """The table and its open shoe, locked in one statement (table, then shoe), for a new round,
-    with the table's latest count and whether it has a round open. Without an open shoe, the
-    table alone (the refusal's path costs more statements)."""
+    with the table's latest count, whether it has a round open and whether an approved rule
+    change is due at `now`. Without an open shoe, the table alone (the refusal's path costs more
+    statements)."""
     try:
-        locked = _new_round_lock().run(table_id=table_id)
+        locked = _new_round_lock().run(table_id=table_id, now=now)
     except OperationalError as exc:
         raise _busy() from exc
     if locked is not None:

@@ -1,11 +1,13 @@
 """Reads (STYLE.md §6): querysets for lists, engine snapshots for services and views."""
 
+import datetime as dt
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import Q, QuerySet, Sum
 
 from casino.engine import round as engine
 from casino.engine.cards import Card, parse_card
@@ -18,6 +20,7 @@ from casino.models import (
     OPEN_ROUND_STATES,
     ChipSlip,
     EventKind,
+    LedgerEntry,
     Round,
     RoundEvent,
     RoundState,
@@ -25,8 +28,11 @@ from casino.models import (
     SettlementLine,
     Shoe,
     ShoeMode,
+    SlipStatus,
     Table,
     TableInventory,
+    TableLimit,
+    Terminal,
 )
 from casino.side_bets import registered
 
@@ -151,3 +157,81 @@ def get_slip(*, slip_id: int) -> ChipSlip:
 def get_inventory(*, inventory_id: int) -> TableInventory:
     """An opener or closer with the people who counted it and its chip transfer."""
     return TableInventory.objects.select_related("dealer", "supervisor", "transfer").get(pk=inventory_id)
+
+
+# --- the floor console's table page ----------------------------------------------------------
+
+
+def get_latest_count(*, table: Table) -> TableInventory | None:
+    """The table's latest opener or closer (counts are written one at a time under the table's
+    lock, so the highest pk is the latest), with the people who signed it."""
+    return (
+        TableInventory.objects.select_related("dealer", "supervisor")
+        .filter(table=table)
+        .order_by("-pk")
+        .first()
+    )
+
+
+def list_shift_and_pending_slips(*, table: Table, shifts: Iterable[tuple[dt.date, str]]) -> list[ChipSlip]:
+    """The table's fills and credits of the given (gaming day, shift) pairs and any still pending
+    from before, oldest first, with who requested, approved and voided each."""
+    periods = set(shifts)
+    slips = ChipSlip.objects.select_related(
+        "requested_by_dealer", "requested_by_user", "approved_by", "void__voided_by"
+    ).filter(Q(gaming_day__in={day for day, _ in periods}) | Q(status=SlipStatus.PENDING), table=table)
+    return [
+        slip
+        for slip in slips.order_by("requested_at", "pk")
+        if (slip.gaming_day, slip.shift) in periods or slip.status == SlipStatus.PENDING
+    ]
+
+
+def list_recent_rounds(*, table: Table, limit: int) -> QuerySet[Round]:
+    """The table's latest rounds, newest first, with their dealer and who voided them."""
+    return Round.objects.select_related("dealer", "voided_by").filter(table=table).order_by("-pk")[:limit]
+
+
+def stored_round_events(*, round_: Round) -> list[engine.RoundEvent]:
+    """The round's stored card and action events, in order, as the engine's (to replay them anew)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_EVENTS_OF_ROUND, [round_.pk])
+        rows = cursor.fetchall()
+    return [_engine_event(*row) for row in rows]
+
+
+def list_round_events(*, round_: Round) -> QuerySet[RoundEvent]:
+    """The round's events in order, with the terminal and dealer that reported each."""
+    return RoundEvent.objects.filter(round=round_).select_related("terminal", "dealer").order_by("number")
+
+
+def list_recent_rounds_of_tables(*, tables: QuerySet[Table], limit: int) -> QuerySet[Round]:
+    """The newest rounds of `tables`, newest first, with table, dealer and settlement."""
+    return (
+        Round.objects.filter(table__in=tables)
+        .select_related("table", "dealer", "settlement")
+        .order_by("-opened_at", "-pk")[:limit]
+    )
+
+
+def round_ledger_cents(*, round_: Round) -> dict[tuple[str, str], int]:
+    """The round's ledger movements summed by (movement kind, account kind), in cents."""
+    totals = (
+        LedgerEntry.objects.filter(transaction__round=round_)
+        .values_list("transaction__kind", "account__kind")
+        .annotate(cents=Sum("amount_cents"))
+    )
+    return {(movement, account): cents for movement, account, cents in totals}
+
+
+def list_table_limits(*, table: Table) -> QuerySet[TableLimit]:
+    return TableLimit.objects.filter(table=table).order_by("kind")
+
+
+def get_table_terminal(*, table: Table) -> Terminal | None:
+    """The table's dealer terminal with the dealer signed in at it, if any."""
+    return Terminal.objects.select_related("dealer").filter(table=table).first()
+
+
+def get_round_at_table(*, table: Table, round_id: int) -> Round | None:
+    return Round.objects.select_related("dealer").filter(pk=round_id, table=table).first()

@@ -6,9 +6,13 @@ of times; bad arguments fail at once.
 
 - `produce_shift_reports(gaming_day=, shift=)`: every table of a shift.
 - `regenerate_shift_report(table_id=, gaming_day=, shift=)`: one table, for a late correction
-  (enqueued on commit by a void of a past shift's slip, or a closer written after its shift ended).
+  (enqueued when a change to what its report shows commits: `casino.services.report_refresh`).
 - `produce_reports_for_finished_shift()`: what beat runs at each shift's end; it works out from the
   clock which shift has just ended.
+- `refresh_running_shift_reports()`: every minute, the stored reports of the shift under way (any
+  change but a settled round enqueues its own regeneration when it commits).
+- `apply_due_rule_changes()`: every minute, the approved limit and house-rule changes whose
+  effective time has come (`casino.services.rule_changes`).
 """
 
 import datetime as dt
@@ -21,7 +25,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from audit.context import AuditActor, bind_request
-from casino.services import reports
+from casino.services import reports, rule_changes
 from kernel.gaming_day import SHIFT_HOURS, SHIFTS
 
 TRANSIENT_ERRORS = (OperationalError, InterfaceError)
@@ -74,6 +78,23 @@ def produce_reports_for_finished_shift(self: Task, **kwargs: Any) -> dict[str, A
     return {"gaming_day": gaming_day.isoformat(), "shift": shift, "reports": [row.pk for row in rows]}
 
 
+@shared_task(bind=True, acks_late=True, **_RETRY)
+def refresh_running_shift_reports(self: Task, **kwargs: Any) -> dict[str, Any]:
+    """The stored reports of the shift under way, regenerated (rounds settle without enqueueing)."""
+    with bind_request(request_id=str(self.request.id or ""), client_address=""):
+        rows = reports.refresh_running_shift_reports(actor=_actor(self), now=timezone.now())
+    return {"reports": [row.pk for row in rows]}
+
+
+@shared_task(bind=True, acks_late=True, **_RETRY)
+def apply_due_rule_changes(self: Task, **kwargs: Any) -> dict[str, Any]:
+    """Approved limit and house-rule changes whose effective time has come (a round opening at a
+    table applies its own due change first; this keeps the tables' figures current between rounds)."""
+    with bind_request(request_id=str(self.request.id or ""), client_address=""):
+        applied = rule_changes.apply_due_rule_changes(now=timezone.now())
+    return {"applied": [change.pk for change in applied]}
+
+
 def _shift_end_crontab() -> crontab:
     """At the end of each shift, in the casino's time zone (CELERY_TIMEZONE is the casino's)."""
     hours, minutes = (int(part) for part in settings.GAMING_DAY_STARTS.split(":"))
@@ -86,6 +107,16 @@ BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "casino-shift-reports-at-shift-end": {
         "task": "casino.tasks.produce_reports_for_finished_shift",
         "schedule": _shift_end_crontab(),
+        "kwargs": {},
+    },
+    "casino-refresh-running-shift-reports": {
+        "task": "casino.tasks.refresh_running_shift_reports",
+        "schedule": 60.0,
+        "kwargs": {},
+    },
+    "casino-apply-due-rule-changes": {
+        "task": "casino.tasks.apply_due_rule_changes",
+        "schedule": 60.0,
         "kwargs": {},
     },
 }

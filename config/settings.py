@@ -79,6 +79,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "floor.context_processors.casino_time_zone",
+                "floor.context_processors.console_staff",
             ],
         },
     },
@@ -86,6 +87,8 @@ TEMPLATES = [
 
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db("DATABASE_URL")}
+    # Django's PostgreSQL backend with prepared statements for the terminal's calls.
+    DATABASES["default"]["ENGINE"] = "kernel.postgresql"
 else:
     from config.embedded_postgres.server import database_settings
 
@@ -115,6 +118,25 @@ SPECIALS_DECK_SWAP = env.int("SPECIALS_DECK_SWAP", default=7)
 SPECIALS_DECK_PLUS_ONE = env.int("SPECIALS_DECK_PLUS_ONE", default=7)
 # Shift reports flag tables whose hold is outside this range, in basis points (10%-20%).
 CASINO_EXPECTED_HOLD_BP = tuple(env.list("CASINO_EXPECTED_HOLD_BP", cast=int, default=[1000, 2000]))
+# The soft count of each table's drop box: once per shift ("shift") or once per gaming day ("day").
+CASINO_SOFT_COUNT_PER = env.str("CASINO_SOFT_COUNT_PER", default="shift")
+if CASINO_SOFT_COUNT_PER not in ("shift", "day"):
+    raise ImproperlyConfigured("CASINO_SOFT_COUNT_PER is `shift` or `day`.")
+# Printed at the head of every shift and daily report page (the gaming licence holder and the
+# licensed premises).
+CASINO_LICENSEE = env.str("CASINO_LICENSEE", default="Licensee not configured")
+CASINO_PROPERTY = env.str("CASINO_PROPERTY", default="Property not configured")
+# Player ratings (casino.reports.ratings): a patron's rating session at a table ends when they sit
+# out this many rounds dealt there, or this many minutes pass between two of their rounds.
+CASINO_RATING_BREAK_ROUNDS = env.int("CASINO_RATING_BREAK_ROUNDS", default=10)
+CASINO_RATING_BREAK_MINUTES = env.int("CASINO_RATING_BREAK_MINUTES", default=20)
+# Title 31 (31 CFR 1021.311/313; casino.services.title31): every cash-in or cash-out at or above the
+# MTL threshold goes on the multiple transaction log; a patron's cash-in or cash-out of a gaming day
+# totalling more than the CTR threshold raises a currency transaction report worksheet.
+CASINO_MTL_THRESHOLD_CENTS = env.int("CASINO_MTL_THRESHOLD_CENTS", default=300_000)
+CASINO_CTR_THRESHOLD_CENTS = env.int("CASINO_CTR_THRESHOLD_CENTS", default=1_000_000)
+if not 0 < CASINO_MTL_THRESHOLD_CENTS <= CASINO_CTR_THRESHOLD_CENTS:
+    raise ImproperlyConfigured("CASINO_MTL_THRESHOLD_CENTS is above 0, at most CASINO_CTR_THRESHOLD_CENTS.")
 # Dealer sign-in (README, Dealer sign-in and sessions): this many wrong PINs for one badge within
 # the window lock the dealer until a supervisor unlocks them; this many failed sign-ins at one
 # terminal within its window make it refuse sign-ins (429) until the window ends.
@@ -125,6 +147,8 @@ CASINO_TERMINAL_SIGN_IN_WINDOW_SECONDS = env.int("CASINO_TERMINAL_SIGN_IN_WINDOW
 # A dealer's session ends this long after sign-in, or after this long without a change.
 CASINO_DEALER_SESSION_MAX_AGE_SECONDS = env.int("CASINO_DEALER_SESSION_MAX_AGE_SECONDS", default=12 * 3600)
 CASINO_DEALER_SESSION_IDLE_SECONDS = env.int("CASINO_DEALER_SESSION_IDLE_SECONDS", default=30 * 60)
+# The floor console flags an open table whose terminal has changed nothing for this long.
+CASINO_TERMINAL_SILENT_SECONDS = env.int("CASINO_TERMINAL_SILENT_SECONDS", default=10 * 60)
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / ".local" / "static"

@@ -13,8 +13,9 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import resolve_url
 
-from casino.models import StaffProfile, StaffRole, Table
+from casino.models import Pit, StaffProfile, StaffRole, Table
 
 # Roles that act on tables from the console (open, close, slips, voids, rule changes).
 FLOOR_ACTING_ROLES = frozenset({StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS})
@@ -52,6 +53,18 @@ def visible_table(user: Any, table_id: int) -> Table:
     return table
 
 
+def may_act_on_tables(user: Any) -> bool:
+    """Whether this user's role acts on the tables it sees (the others only read them)."""
+    return role_of(user) in FLOOR_ACTING_ROLES
+
+
+def pits_run_by(user: Any) -> list[Pit]:
+    """The pits a floor supervisor or pit boss is assigned to (none for other roles)."""
+    if role_of(user) not in FLOOR_ACTING_ROLES:
+        return []
+    return list(user.staff.pits.select_related("casino").order_by("name"))
+
+
 def may_act_on(user: Any, table: Table) -> bool:
     return role_of(user) in FLOOR_ACTING_ROLES and visible_tables(user).filter(pk=table.pk).exists()
 
@@ -67,7 +80,9 @@ def actable_table(user: Any, table_id: int) -> Table:
 def console_view(*roles: str) -> Callable[[View], View]:
     """Require a signed-in staff member with one of `roles` (default: any console role).
 
-    Anonymous users go to the sign-in page; a signed-in user of another role gets the styled 403.
+    Anonymous users go to the sign-in page (a page part fetched by htmx, e.g. the floor's
+    refresh after the session ended, sends the whole page there); a signed-in user of another
+    role gets the styled 403.
     """
     allowed = frozenset(roles) if roles else CONSOLE_ROLES
 
@@ -75,6 +90,10 @@ def console_view(*roles: str) -> Callable[[View], View]:
         @wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if not request.user.is_authenticated:
+                htmx = getattr(request, "htmx", None)
+                if htmx:
+                    back_to = htmx.current_url_abs_path or resolve_url("floor:home")
+                    return HttpResponse(status=204, headers={"HX-Redirect": redirect_to_login(back_to).url})
                 return redirect_to_login(request.get_full_path())
             if role_of(request.user) not in allowed:
                 raise PermissionDenied("Your role does not include this page.")

@@ -10,4 +10,9 @@ urlpatterns = [
     path("tables/", include("floor.operations.urls")),
     path("rule-changes/", include("floor.rule_changes.urls")),
     path("rounds/", include("floor.rounds.urls")),
+    path("patrons/", include("floor.patrons.urls")),
+    path("cage/", include("floor.cage.urls")),
+    path("compliance/", include("floor.compliance.urls")),
+    path("ratings/", include("floor.ratings.urls")),
+    path("count/", include("floor.count.urls")),
 ]

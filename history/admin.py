@@ -8,6 +8,7 @@ from django.http import HttpRequest
 
 from audit.admin import ReadOnlyAuditAdmin
 from history.models import HISTORY_MODELS
+from kernel.formatting import local_time
 
 
 class HistoryAdmin(ReadOnlyAuditAdmin):
@@ -28,8 +29,8 @@ class HistoryAdmin(ReadOnlyAuditAdmin):
         return queryset.filter(pgh_obj_id=int(term)), False
 
     @admin.display(description="changed at", ordering="pgh_created_at")
-    def changed_at(self, event: Any) -> Any:
-        return event.pgh_created_at
+    def changed_at(self, event: Any) -> str:
+        return local_time(event.pgh_created_at, seconds=True)
 
     @admin.display(description="change", ordering="pgh_label")
     def change(self, event: Any) -> str:

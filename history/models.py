@@ -134,60 +134,87 @@ _DealerHistoryBase: Any = _history(
 )
 
 
-class TableHistory(_TableHistoryBase):
+class _ChangeName:
+    """How one history row is named on the admin pages: which change, of which row."""
+
+    pgh_id: int
+    pgh_label: str
+    pgh_obj_id: int
+
+    def __str__(self) -> str:
+        return f"Change {self.pgh_id}: {self.pgh_label} of row {self.pgh_obj_id}"
+
+
+class TableHistory(_ChangeName, _TableHistoryBase):
     """Tables and their house rules."""
 
     class Meta:
         db_table = "audit_tablehistory"
+        verbose_name = "table change"
+        verbose_name_plural = "table changes"
 
 
-class TableLimitHistory(_TableLimitHistoryBase):
+class TableLimitHistory(_ChangeName, _TableLimitHistoryBase):
     """Minimum and maximum stakes per wager kind."""
 
     class Meta:
         db_table = "audit_tablelimithistory"
+        verbose_name = "table limit change"
+        verbose_name_plural = "table limit changes"
 
 
-class PaytableVersionHistory(_PaytableVersionHistoryBase):
+class PaytableVersionHistory(_ChangeName, _PaytableVersionHistoryBase):
     """Tie-bonus paytables: proposal, approval, rejection."""
 
     class Meta:
         db_table = "audit_paytableversionhistory"
+        verbose_name = "paytable version change"
+        verbose_name_plural = "paytable version changes"
 
 
-class UserHistory(_UserHistoryBase):
+class UserHistory(_ChangeName, _UserHistoryBase):
     """Users (never the password hash; a password change is a `secret_changed` row)."""
 
     class Meta:
         db_table = "audit_userhistory"
+        verbose_name = "user change"
+        verbose_name_plural = "user changes"
 
 
-class StaffProfileHistory(_StaffProfileHistoryBase):
+class StaffProfileHistory(_ChangeName, _StaffProfileHistoryBase):
     """Staff roles."""
 
     class Meta:
         db_table = "audit_staffprofilehistory"
+        verbose_name = "staff member change"
+        verbose_name_plural = "staff member changes"
 
 
-class StaffTokenHistory(_StaffTokenHistoryBase):
+class StaffTokenHistory(_ChangeName, _StaffTokenHistoryBase):
     """Staff API keys: issue, revocation, rotation (never the key hash)."""
 
     class Meta:
         db_table = "audit_stafftokenhistory"
+        verbose_name = "staff API key change"
+        verbose_name_plural = "staff API key changes"
 
 
-class TerminalHistory(_TerminalHistoryBase):
+class TerminalHistory(_ChangeName, _TerminalHistoryBase):
     """Terminals: table binding, key rotation (never the key hash), activation."""
 
     class Meta:
         db_table = "audit_terminalhistory"
+        verbose_name = "terminal change"
+        verbose_name_plural = "terminal changes"
 
 
-class DealerHistory(_DealerHistoryBase):
+class DealerHistory(_ChangeName, _DealerHistoryBase):
     """Dealers (never the PIN hash; a PIN change is a `secret_changed` row)."""
 
     class Meta:
         db_table = "audit_dealerhistory"
+        verbose_name = "dealer change"
+        verbose_name_plural = "dealer changes"
 
 
 HISTORY_MODELS: tuple[type[models.Model], ...] = (

@@ -90,7 +90,12 @@ def split_row(row: Sequence[Any], *parts: Columns[Any]) -> list[Any]:
 
 
 class Insert(Generic[M]):
-    """An INSERT of some fields of a model, any number of rows in one statement."""
+    """An INSERT of some fields of a model, any number of rows in one statement.
+
+    The rows travel as one array per column (`INSERT ... SELECT * FROM unnest(...)`), so the
+    statement's text and its number of values are the same however many rows it inserts: psycopg
+    converts it once, and PostgreSQL prepares and plans it once per connection.
+    """
 
     def __init__(
         self, model: type[M], fields: Sequence[str] | None = None, *, returning_pk: bool = False
@@ -99,10 +104,13 @@ class Insert(Generic[M]):
         if fields is None:
             fields = [field.name for field in model._meta.concrete_fields if not field.primary_key]
         self.fields = [model._meta.get_field(name) for name in fields]
-        self._returning = f' RETURNING "{model._meta.pk.column}"' if returning_pk else ""
+        returning = f' RETURNING "{model._meta.pk.column}"' if returning_pk else ""
+        self._returning = bool(returning_pk)
         columns = ", ".join(f'"{field.column}"' for field in self.fields)  # type: ignore[union-attr]
-        self._head = f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES '  # noqa: S608  (model metadata only)
-        self._row = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
+        arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in self.fields)  # type: ignore[union-attr]
+        self._sql = (
+            f'INSERT INTO "{model._meta.db_table}" ({columns}) SELECT * FROM unnest({arrays}){returning}'  # noqa: S608  (model metadata only)
+        )
         self._preparers = _preparers(self.fields)
 
     def row_of(self, instance: M) -> list[Any]:
@@ -111,8 +119,8 @@ class Insert(Generic[M]):
 
     def statement(self, rows: Sequence[Sequence[Any]]) -> tuple[str, list[Any]]:
         """The SQL and parameters that insert the rows (at least one)."""
-        params = [value for row in rows for value in _prepared(self._preparers, row)]
-        return self._head + ", ".join([self._row] * len(rows)) + self._returning, params
+        prepared = [_prepared(self._preparers, row) for row in rows]
+        return self._sql, [list(column) for column in zip(*prepared, strict=True)]
 
     def run(self, rows: Sequence[Sequence[Any]]) -> list[Any]:
         """Insert the rows; their primary keys, in order, if the statement returns them."""

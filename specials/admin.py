@@ -9,12 +9,13 @@ from django.http import HttpRequest
 from django.utils.html import format_html_join
 
 from casino.admin import ReadOnlyAdmin, role_of
+from casino.admin_display import StaffPresentation
 from specials.engine import round as round_engine
 from specials.models import Match, MatchPlayer, PointsEntry, SpecialsRound, SpecialsRoundEvent
 from specials.selectors import round_snapshot
 
 
-class _ReadOnlyInline(admin.TabularInline):
+class _ReadOnlyInline(StaffPresentation, admin.TabularInline):
     extra = 0
     can_delete = False
 

@@ -53,7 +53,7 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"match {self.pk} at {self.table}"
+        return f"Match {self.pk} at {self.table} ({self.state})"
 
 
 class MatchPlayer(models.Model):
@@ -95,6 +95,9 @@ class SpecialsRound(models.Model):
     # The seats as the round opened: [{"seat", "special", "special_used"}] in seat order. With the
     # events it rebuilds the round (specials.selectors.round_state), whatever the match did later.
     opening = models.JSONField(default=list)
+    # The table's cut card (percent of the shoe) as the round opened: a rule change approved while
+    # the round is dealt takes effect from the next round (null on rounds opened before it was kept).
+    penetration_percent = models.PositiveSmallIntegerField(null=True, blank=True)
     # When finished: [{"seat", "result", "delta", "points"}] in seat order, as the API shows it.
     outcome = models.JSONField(null=True, blank=True)
     terminal = models.ForeignKey(Terminal, on_delete=models.PROTECT, related_name="+")
@@ -111,7 +114,7 @@ class SpecialsRound(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"round {self.number} of match {self.match_id}"
+        return f"Round {self.number} of match {self.match_id} ({self.state})"
 
 
 class EventKind(models.TextChoices):

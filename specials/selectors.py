@@ -4,7 +4,10 @@ for the API, from their stored rows and events."""
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
+
 from casino.engine.cards import parse_card
+from casino.models import Table
 from specials.engine import match as match_engine
 from specials.engine import round as round_engine
 from specials.engine.special_cards import SpecialCard as EngineSpecialCard
@@ -122,3 +125,26 @@ def get_match(*, match_id: int) -> Match | None:
 
 def get_round(*, round_id: int) -> SpecialsRound | None:
     return SpecialsRound.objects.select_related("match").filter(pk=round_id).first()
+
+
+def list_round_events(*, round_: SpecialsRound) -> QuerySet[SpecialsRoundEvent]:
+    """The round's events in order, with the terminal and dealer that reported each."""
+    return (
+        SpecialsRoundEvent.objects.filter(round=round_)
+        .select_related("terminal", "dealer")
+        .order_by("number")
+    )
+
+
+def list_points_entries(*, match: Match) -> list[PointsEntry]:
+    """The match's points ledger, oldest first, with the round of each entry."""
+    return list(PointsEntry.objects.filter(match=match).select_related("round").order_by("seq"))
+
+
+def list_recent_rounds_of_tables(*, tables: QuerySet[Table], limit: int) -> QuerySet[SpecialsRound]:
+    """The newest special-card rounds of `tables`, newest first, with their match, table and dealer."""
+    return (
+        SpecialsRound.objects.filter(match__table__in=tables)
+        .select_related("match", "match__table", "dealer")
+        .order_by("-opened_at", "-pk")[:limit]
+    )

@@ -197,6 +197,7 @@ def open_round(*, terminal: Terminal, match_id: int, actor: AuditActor, now: dt.
             {"seat": seat.seat, "special": str(seat.special), "special_used": seat.special_used}
             for seat in match_engine.round_entries(state)
         ],
+        penetration_percent=table.penetration_percent,
         terminal=terminal,
         dealer_id=dealer_id,
         opened_at=now,
@@ -334,8 +335,13 @@ class _RoundAtTable:
             match=self.match_state,
             events=self.events,
             request=request,
-            shoe=shoe_in_play(self.shoe, penetration_percent=self.table.penetration_percent),
+            shoe=shoe_in_play(self.shoe, penetration_percent=self._penetration_percent()),
         )
+
+    def _penetration_percent(self) -> int:
+        """The cut card as the round opened, so a rule change applies from the next round."""
+        kept = self.round.penetration_percent
+        return kept if kept is not None else self.table.penetration_percent
 
     def store(self, step: engine_table.Step, *, terminal: Terminal | None, now: dt.datetime) -> None:
         """The step's events and the cards it took from the shoe; a finished round's outcome,

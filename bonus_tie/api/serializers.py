@@ -102,6 +102,8 @@ class PaytableOutput(serializers.Serializer):
     )
     report = serializers.JSONField(
         allow_null=True,
-        help_text="House-edge rows (kind, pays, win_probability, true_odds, house_edge, std_error, method), "
-        "tie probabilities, steering rows and flags, the rules, and the engine's text.",
+        help_text="House-edge rows (kind, pays, win_probability, true_odds, house_edge, std_deviation, "
+        "outcomes, std_error (always 0: every figure is exact), method), tie probabilities, the primary's "
+        "house edge, outcome distribution and standard deviation per hand (with its model), steering "
+        "rows, break-even pays and flags, the rules, and the engine's text.",
     )

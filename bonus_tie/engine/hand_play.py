@@ -1,6 +1,6 @@
 """What a player hand may do under the house rules, and what basic strategy does with it.
 
-Shared by the tie odds (basic strategy, exact and sampled) and the steering analysis. A hand
+Shared by the tie odds (basic strategy) and the steering analysis. A hand
 is a composition (`Counts`); `split_value` is the value of the pair it was split from (None for
 the seat's unsplit hand). The seat holds two hands while a split hand is played; a further
 split would make three, which ends every bonus wager (RULES.md §1.3 rule 2).

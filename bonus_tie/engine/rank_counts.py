@@ -6,6 +6,7 @@ are 1 (Ace) to 10 (ten-value), as in RULES.md §1.2.
 """
 
 from collections.abc import Iterable
+from functools import cache
 from operator import mul
 
 from casino.engine.hands import BLACKJACK_TOTAL, is_natural
@@ -76,6 +77,7 @@ def without(counts: Counts, removed: Counts) -> Counts:
     return left
 
 
+@cache  # the odds modules ask again and again for the same few thousand hands
 def total_of(counts: Counts) -> tuple[int, bool]:
     """The best total of a hand holding `counts`, and whether it is soft (an Ace counted as 11)."""
     hard = sum(map(mul, VALUES, counts))

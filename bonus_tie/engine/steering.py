@@ -10,16 +10,37 @@ strategy gives the player an edge (> 0) is flagged.
 Player's edge = expected net win of primary + bonus / (primary + bonus stakes placed), from
 the player's side (positive = the player wins). Doubling and splitting add primary stake but
 not to the denominator (the usual "per initial wager" convention).
+
+Break-even pays: for each bet alone at half the primary, the pay (N to 1) at which the best
+steering strategy makes primary + bonus exactly even, i.e. the smallest pay the check would
+flag. The steered result is the maximum over strategies of a line in N, so it is convex and
+non-decreasing in N; Newton's method on it, each step solved with the plays that are best at
+the current pay (their chance of winning the bet is the slope), reaches the root from above
+and stops when the best plays no longer change: the figure is exact.
+
+The primary wager alone is reported by its own models (best_play.py): basic strategy and
+composition-dependent play with exact re-splits to the table's hand limit, and the steering
+model's one-split figures that the bonus rows are compared with.
 """
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
-from bonus_tie.engine.best_play import NO_TIE, UpCardSteering, up_card_steering
+from bonus_tie.engine.best_play import (
+    HANDS_AFTER_ONE_SPLIT,
+    NO_TIE,
+    PrimaryValues,
+    RoundProgramme,
+    UpCardSteering,
+    primary_totals,
+)
 from bonus_tie.engine.dealer_odds import DealerOdds
 from bonus_tie.engine.house_edge import rules_summary
 from bonus_tie.engine.kinds import BONUS_KINDS, LEFT_SIDE, RIGHT_SIDE, BonusKind
 from bonus_tie.engine.paytable import Paytable
+from bonus_tie.engine.primary_outcomes import PrimaryOutcomes
 from bonus_tie.engine.rank_counts import Counts, check_counts, shoe_counts
 from bonus_tie.engine.resolution import WINNING_KINDS
 from bonus_tie.engine.task_map import UP_CARD_WORK_ORDER, Progress, TaskMap, run_tasks
@@ -28,16 +49,43 @@ from casino.engine.rules import DealerRule, HouseRules
 
 MAX_SIDE_STAKE = 0.5  # each side at most half the primary (RULES.md §1.3)
 
+
+def splits_text(rules: HouseRules, *, resplits: bool) -> str:
+    """How a model splits pairs under `rules`: the steering model never re-splits."""
+    if rules.max_hands < HANDS_AFTER_ONE_SPLIT:
+        return "no splitting"
+    if rules.max_hands == HANDS_AFTER_ONE_SPLIT:
+        return "one split"
+    return f"re-splits to {rules.max_hands} hands" if resplits else "one split (no re-split)"
+
+
+def steering_model(rules: HouseRules) -> str:
+    return f"best steering play, exact, {splits_text(rules, resplits=False)}"
+
+
+def basic_model(rules: HouseRules) -> str:
+    return f"basic strategy, exact, {splits_text(rules, resplits=False)}"
+
+
+def primary_models(rules: HouseRules) -> tuple[str, str]:
+    """The labels of the primary's basic-strategy and composition-dependent figures."""
+    splits = splits_text(rules, resplits=True)
+    return f"basic strategy, exact, {splits}", f"composition-dependent play, exact, {splits}"
+
+
 METHOD = (
     "Dynamic programming over the player's hand compositions and plays (hit, stand, double, split, and "
     "surrender where allowed) maximising the expected net of primary + bonus; one seat off the top of the "
     "shoe; the player steers on its own cards and the up card only; the dealer's final total exact for "
     "every composition, the hole card kept off a Blackjack under the peek. Splits: one split, no re-split "
-    "(removing that option can only lower the player's result); each split hand draws from the shoe less "
-    "the up card and both pair cards, ignoring the other split hand's draws; hand 0 is played for primary "
-    "+ bonus, hand 1 for the primary. No insurance. Basic strategy is evaluated in the same model, so the "
-    "difference is the steering alone. Edge = expected net / (primary 1 + bonus stakes), the player's "
-    "side; flagged when > 0."
+    "(removing that option can only lower the player's result), exact: each hand and the dealer decide "
+    "from their own cards, so each split hand is valued as drawing right after the pair; hand 0 is played "
+    "for primary + bonus, hand 1 for the primary. No insurance. Basic strategy is evaluated in the same "
+    "model, so the difference is the steering alone. Edge = expected net / (primary 1 + bonus stakes), the "
+    "player's side; flagged when > 0. Break-even pay: where the steered edge of the bet alone reaches 0 "
+    "(Newton's method on the exact convex result, exact). Primary alone: basic strategy and "
+    "composition-dependent play (after a split, each hand's best play for its cards with the shoe less "
+    "the up card and the pair), both with exact re-splits to the table's hand limit."
 )
 
 
@@ -106,14 +154,30 @@ class SteeringRow:
 
 
 @dataclass(frozen=True, slots=True)
+class BreakEven:
+    """The pay at which the best steering makes a bet alone (half the primary) break even."""
+
+    kind: BonusKind
+    pays: int  # the paytable's
+    steering: float  # N to 1; inf when no pay does (the bet cannot be won)
+
+    @property
+    def margin(self) -> float:
+        """How far the paytable's pay is below the break-even pay (N to 1); < 0 when flagged."""
+        return self.steering - self.pays
+
+
+@dataclass(frozen=True, slots=True)
 class SteeringReport:
     paytable_version: int
     rules: HouseRules
     rules_summary: str
-    primary_basic_strategy_ev: float  # the primary alone, basic strategy, same model
-    primary_best_ev: float  # the primary alone, best composition-dependent play, same model
+    primary_basic_strategy_ev: float  # the primary alone, basic strategy, one-split model
+    primary_best_ev: float  # the primary alone, best composition-dependent play, one-split model
     rows: tuple[SteeringRow, ...]
     method: str
+    primary: PrimaryValues | None = None  # the primary alone, exact re-splits
+    break_even: tuple[BreakEven, ...] = ()
 
     @property
     def flagged(self) -> tuple[str, ...]:
@@ -131,9 +195,61 @@ class SteeringJob:
     payoffs: tuple[tuple[float, ...], ...]  # per scenario, PRIMARY_ONLY first
 
 
-def run_steering_job(job: SteeringJob, dealer: DealerOdds | None = None) -> UpCardSteering:
+def steering_programme(job: SteeringJob, dealer: DealerOdds | None = None) -> RoundProgramme:
     dealer = dealer or DealerOdds(hits_soft_17=job.rules.dealer is DealerRule.H17)
-    return up_card_steering(shoe=job.shoe, up=job.up, rules=job.rules, payoffs=job.payoffs, dealer=dealer)
+    return RoundProgramme(shoe=job.shoe, up=job.up, rules=job.rules, dealer=dealer)
+
+
+def run_steering_job(
+    job: SteeringJob, dealer: DealerOdds | None = None
+) -> tuple[UpCardSteering, PrimaryValues]:
+    steering, primary = steering_programme(job, dealer).analyse(job.payoffs, primary_column=0)
+    if primary is None:
+        raise AssertionError("the primary's figures were asked for")
+    return steering, primary
+
+
+def _single_bet(kind: BonusKind, pays: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """(net bonus per tie outcome then no tie, at `pays`; stake on a win, 0 otherwise) for `kind`
+    alone at half the primary."""
+    wins = [kind in WINNING_KINDS[tie] for tie in TIES]
+    net = (*(MAX_SIDE_STAKE * (pays if won else -1.0) for won in wins), -MAX_SIDE_STAKE)
+    stake_won = (*(MAX_SIDE_STAKE if won else 0.0 for won in wins), 0.0)
+    return net, stake_won
+
+
+MAX_NEWTON_STEPS = 60
+
+
+def break_even_pays(
+    programmes: Iterable[RoundProgramme], *, paytable: Paytable, kinds: Sequence[BonusKind] = BONUS_KINDS
+) -> tuple[BreakEven, ...]:
+    """The steering break-even pay of each bet (module docstring), from the programmes of every
+    up card of one shoe and rule set."""
+    programmes = tuple(programmes)
+    pays = {kind: float(paytable.pays_to_one(kind)) for kind in kinds}
+    found: dict[BonusKind, float] = {}
+    for _ in range(MAX_NEWTON_STEPS):
+        active = [kind for kind in kinds if kind not in found]
+        if not active:
+            break
+        rows = [_single_bet(kind, pays[kind]) for kind in active]
+        payoffs = tuple(net for net, _ in rows)
+        follow = tuple(won for _, won in rows)
+        results = [programme.best_values(payoffs, follow) for programme in programmes]
+        for i, kind in enumerate(active):
+            value = math.fsum(float(ev[i]) for ev, _ in results)
+            slope = math.fsum(float(won[i]) for _, won in results)
+            if slope <= 0.0:
+                found[kind] = math.inf  # the bet cannot be won: no pay breaks even
+                continue
+            step = value / slope
+            pays[kind] -= step
+            if abs(step) <= 1e-9 * max(1.0, abs(pays[kind])):
+                found[kind] = pays[kind]
+    for kind in kinds:
+        found.setdefault(kind, pays[kind])  # not settled in MAX_NEWTON_STEPS: the last iterate
+    return tuple(BreakEven(kind, paytable.pays_to_one(kind), found[kind]) for kind in kinds)
 
 
 def _chosen(scenarios: Sequence[Scenario] | None) -> tuple[Scenario, ...]:
@@ -157,6 +273,8 @@ def assemble_steering(
     rules: HouseRules,
     shoe: Counts,
     scenarios: Sequence[Scenario] | None,
+    primary: Sequence[PrimaryValues] = (),
+    break_even: Sequence[BreakEven] = (),
 ) -> SteeringReport:
     chosen = _chosen(scenarios)
     best = [sum(r.best[i] for r in results) for i in range(len(chosen))]
@@ -185,6 +303,8 @@ def assemble_steering(
         primary_best_ev=best[0],
         rows=tuple(rows),
         method=METHOD,
+        primary=primary_totals(primary) if primary else None,
+        break_even=tuple(break_even),
     )
 
 
@@ -204,15 +324,55 @@ def steering_report(
     shoe = check_counts(composition) if composition is not None else shoe_counts(rules.decks)
     jobs = steering_jobs(paytable=paytable, rules=rules, shoe=shoe, scenarios=scenarios)
     results = run_tasks(run_steering_job, jobs, task_map=task_map, progress=progress)
-    return assemble_steering(results, paytable=paytable, rules=rules, shoe=shoe, scenarios=scenarios)
+    return assemble_steering(
+        [steering for steering, _ in results],
+        paytable=paytable,
+        rules=rules,
+        shoe=shoe,
+        scenarios=scenarios,
+        primary=[primary for _, primary in results],
+    )
 
 
-def format_steering(report: SteeringReport) -> str:
-    """A plain-text table of the steering check."""
+def primary_lines(report: SteeringReport, primary_outcomes: PrimaryOutcomes | None = None) -> list[str]:
+    """The primary wager's house edge under each model, labelled, and its outcome distribution
+    with the standard deviation per hand when given."""
+    rules = report.rules
+    lines = ["Primary wager alone (house edge per unit staked, the house's side):"]
+    if report.primary is not None:
+        basic, best = primary_models(rules)
+        lines.append(f"  {-100 * report.primary.basic_resplit:.3f} %  {basic}")
+        lines.append(f"  {-100 * report.primary.best_resplit:.3f} %  {best}")
+    if report.primary is None or rules.max_hands > HANDS_AFTER_ONE_SPLIT:
+        lines.append(
+            f"  {-100 * report.primary_basic_strategy_ev:.3f} %  {basic_model(rules)} (the steering model)"
+        )
+        lines.append(f"  {-100 * report.primary_best_ev:.3f} %  {steering_model(rules)} (the steering model)")
+    if primary_outcomes is not None:
+        spread = primary_outcomes
+        lines.append(
+            f"  Standard deviation per hand {spread.std_deviation:.4f} units (variance {spread.variance:.4f}; "
+            f"house edge {-100 * spread.mean:.3f} % in this model: {spread.model})"
+        )
+        lines.append(
+            "  Net per round, units: "
+            + ", ".join(f"{_units(net)}: {100 * p:.4f} %" for net, p in spread.outcomes)
+        )
+    return lines
+
+
+def _units(net: Fraction) -> str:
+    if net == 0:
+        return "0"
+    return f"{int(net):+d}" if net.denominator == 1 else f"{float(net):+g}"
+
+
+def format_steering(report: SteeringReport, *, primary_outcomes: PrimaryOutcomes | None = None) -> str:
+    """A plain-text table of the steering check (with the primary's distribution when given)."""
     lines = [
         f"Steering check, paytable v{report.paytable_version}: {report.rules_summary}",
-        f"  primary alone, per unit staked: basic strategy {100 * report.primary_basic_strategy_ev:+.3f} %, "
-        f"best play {100 * report.primary_best_ev:+.3f} %",
+        *primary_lines(report, primary_outcomes),
+        f"Primary + bonus, player's edge ({basic_model(report.rules)} vs {steering_model(report.rules)}):",
         f"{'bets':<9}{'bonus/primary':>14}{'edge BS %':>11}{'edge steered %':>16}  flag",
     ]
     for row in report.rows:
@@ -221,5 +381,12 @@ def format_steering(report: SteeringReport) -> str:
             f"{100 * row.steering_edge:>16.3f}  {'PLAYER AHEAD' if row.flagged else '-'}"
         )
     lines.append(f"Flagged: {', '.join(report.flagged) or 'none'}")
+    if report.break_even:
+        lines.append(
+            f"Break-even pays under steering (bet alone at half the primary; {steering_model(report.rules)}):"
+        )
+        for even in report.break_even:
+            figure = "never" if math.isinf(even.steering) else f"{even.steering:,.2f} to 1"
+            lines.append(f"  {even.kind.value:<4} pays {even.pays:>4} to 1, flagged from {figure}")
     lines.append(f"Method: {report.method}")
     return "\n".join(lines)

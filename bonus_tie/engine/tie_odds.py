@@ -5,26 +5,28 @@ change the odds). The tie outcomes are 17, 18, 19, 20, 21 and Blackjack; this mo
 per dealer up card, the probability of each jointly with that up card, so the figures add up
 over the up cards.
 
-Method
+Method (every figure exact; nothing is simulated)
 ------
-* Unsplit hands are exact: every first two cards and up card, every way basic strategy plays
-  the hand on (compositions drawn without replacement), and for each final hand the dealer's
-  final total from the cards left, given the up card, with the hole card kept off a Blackjack
-  when the dealer peeks (dealer_odds.py). Player and dealer Blackjack are exact too.
-* Split hands: the tie is decided by hand 0 and the dealer, but the dealer also draws after
-  hand 1, whose cards change the shoe; a re-split of either hand ends the bonus wagers. The
-  computation is exact for hand 0 and for "hand 1 is not re-split" and approximates the dealer
-  by drawing from the cards left after hand 0 (ignoring hand 1's draws). The error of that
-  approximation is then estimated without bias by simulation: hand 0 and hand 1 are played out
-  (hand 1 conditioned on not being re-split), and the exact dealer probability after both is
-  compared with the approximation for the same hand 0 (a control variate). Only that small
-  correction is simulated, so its standard error is tiny; it is reported per outcome.
+* Unsplit hands: every first two cards and up card, every way basic strategy plays the hand
+  on (compositions drawn without replacement), and for each final hand the dealer's final
+  total from the cards left, given the up card, with the hole card kept off a Blackjack when
+  the dealer peeks (dealer_odds.py). Player and dealer Blackjack likewise.
+* Split hands: the tie is decided by hand 0 and the dealer; hand 1's cards change the shoe,
+  and a re-split of either hand ends the bonus wagers. Each hand, and the dealer, decides from
+  its own cards only, so (drawing without replacement) the chance of any combination of the
+  hands' and the dealer's cards does not depend on the order they are dealt in. Hand 1 can
+  therefore be dealt its second card right after hand 0, then the dealer, then the rest of
+  hand 1: with `left` the cards after hand 0 and `p` the pair value, P(tie on t | hand 0) is
+  D(left)[t] when hand 1 would not re-split, else the same with hand 1's second card kept off
+  `p`: D(left)[t] - P(p) * D(left - p)[t], since D(left) is the average of D(left - c) over
+  the next card c. One extra dealer distribution per final hand 0. On a shoe so small that
+  someone could run out of cards (a void round), hand 1 is played out in full instead.
 """
 
 import math
-import random
-from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
 
 from bonus_tie.engine.basic_strategy import Play
 from bonus_tie.engine.dealer_odds import DealerOdds, blackjack_probability, outcome_index
@@ -49,7 +51,16 @@ TIE_TOTALS: tuple[int, ...] = (17, 18, 19, 20, 21)
 TIE_BLACKJACK = TIES.index(Tie.BLACKJACK)
 TIE_OUTCOMES = len(TIES)
 
-Matrix = tuple[tuple[float, ...], ...]
+
+@lru_cache(maxsize=200_000)
+def _basic_play(hand: Counts, up: int, rules: HouseRules, split_value: int | None) -> Play:
+    """`basic_play`, kept: the same few thousand hands are asked about for every first two cards."""
+    return basic_play(hand, up=up, rules=rules, split_value=split_value)
+
+
+# Cards a round can need beyond the up card: two split hands (each at most 21 Aces and a card
+# that busts it) and the dealer (at most 11 cards). A shoe at least this large never runs out.
+CARDS_NO_ROUND_RUNS_OUT = 2 * 22 + 11
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +69,6 @@ class UpCardTies:
 
     up: int
     probabilities: tuple[float, ...]  # by tie outcome index
-    covariance: Matrix  # of the simulated correction in `probabilities`
-    samples: int  # simulated rounds (split hands only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +77,7 @@ class Deal:
 
     hand: Counts
     probability: float
+    exact: Fraction  # the same probability as a fraction
 
 
 def first_deals(shoe: Counts, up: int) -> list[Deal]:
@@ -76,23 +86,31 @@ def first_deals(shoe: Counts, up: int) -> list[Deal]:
     deals: list[Deal] = []
     if n < 3 or shoe[up - 1] == 0:
         return deals
+    orders = math.perm(n, 3)
     for first in VALUES:
         for second in VALUES:
             if second < first:
                 continue
             taken = [0] * 10
-            probability = 1.0
-            for position, value in enumerate((first, up, second)):
-                probability *= (shoe[value - 1] - taken[value - 1]) / (n - position)
+            ways = 1 if first == second else 2
+            for value in (first, up, second):
+                ways *= shoe[value - 1] - taken[value - 1]
                 taken[value - 1] += 1
-            if probability <= 0.0:
+            if ways <= 0:
                 continue
-            deals.append(Deal(counts_of((first, second)), probability * (1 if first == second else 2)))
+            exact = Fraction(ways, orders)
+            deals.append(Deal(counts_of((first, second)), float(exact), exact))
     return deals
 
 
 def final_hands(
-    *, pool: Counts, start: Counts, up: int, rules: HouseRules, split_value: int | None
+    *,
+    pool: Counts,
+    start: Counts,
+    up: int,
+    rules: HouseRules,
+    split_value: int | None,
+    keep_bust: bool = False,
 ) -> dict[Counts, float]:
     """Distribution of the hands a basic-strategy hand stands with (not bust, not surrendered).
 
@@ -106,10 +124,7 @@ def final_hands(
     while layer:
         following: dict[Counts, float] = {}
         for hand, probability in layer.items():
-            if sum(hand) < 2:
-                play = Play.HIT
-            else:
-                play = basic_play(hand, up=up, rules=rules, split_value=split_value)
+            play = Play.HIT if sum(hand) < 2 else _basic_play(hand, up, rules, split_value)
             if play is Play.STAND:
                 finals[hand] = finals.get(hand, 0.0) + probability
                 continue
@@ -125,10 +140,19 @@ def final_hands(
                     continue
                 drawn = with_card(hand, value)
                 if total_of(drawn)[0] > BLACKJACK_TOTAL:
+                    if keep_bust:
+                        finals[drawn] = finals.get(drawn, 0.0) + probability * left[value - 1] / n
                     continue
                 target[drawn] = target.get(drawn, 0.0) + probability * left[value - 1] / n
         layer = following
     return finals
+
+
+def hand_ends(
+    *, pool: Counts, start: Counts, up: int, rules: HouseRules, split_value: int | None
+) -> dict[Counts, float]:
+    """`final_hands`, plus the hands that went bust (for a hand that is not the bonus hand)."""
+    return final_hands(pool=pool, start=start, up=up, rules=rules, split_value=split_value, keep_bust=True)
 
 
 def resplits(pair_value: int, *, up: int, rules: HouseRules) -> bool:
@@ -137,20 +161,11 @@ def resplits(pair_value: int, *, up: int, rules: HouseRules) -> bool:
     return basic_play(pair, up=up, rules=rules, split_value=pair_value) is Play.SPLIT
 
 
-def up_card_ties(
-    *,
-    shoe: Counts,
-    up: int,
-    rules: HouseRules,
-    dealer: DealerOdds,
-    rng: random.Random,
-    split_samples: int,
-) -> UpCardTies:
+def up_card_ties(*, shoe: Counts, up: int, rules: HouseRules, dealer: DealerOdds) -> UpCardTies:
     """Tie probabilities for the seat, jointly with the dealer showing `up`."""
     ties = [0.0] * TIE_OUTCOMES
-    covariance = [[0.0] * TIE_OUTCOMES for _ in range(TIE_OUTCOMES)]
-    samples = 0
     pool = without(shoe, with_card(NO_CARDS, up))
+    dealer.prepare(pool, up)
     for deal in first_deals(shoe, up):
         hand = deal.hand
         if is_blackjack(hand):
@@ -158,21 +173,9 @@ def up_card_ties(
             continue
         play = basic_play(hand, up=up, rules=rules, split_value=None)
         if play is Play.SPLIT:
-            pair_value = hand.index(2) + 1
-            split = _split_ties(
-                pool=pool,
-                pair_value=pair_value,
-                up=up,
-                rules=rules,
-                dealer=dealer,
-                rng=rng,
-                samples=split_samples,
-            )
+            split = split_ties(pool=pool, pair_value=hand.index(2) + 1, up=up, rules=rules, dealer=dealer)
             for i in range(TIE_OUTCOMES):
-                ties[i] += deal.probability * split.probabilities[i]
-                for j in range(TIE_OUTCOMES):
-                    covariance[i][j] += deal.probability**2 * split.covariance[i][j]
-            samples += split.samples
+                ties[i] += deal.probability * split[i]
             continue
         for final, probability in final_hands(
             pool=pool, start=hand, up=up, rules=rules, split_value=None
@@ -180,171 +183,60 @@ def up_card_ties(
             total, _ = total_of(final)
             if total in TIE_TOTALS:
                 outcome = outcome_index(total)
-                ties[outcome] += (
-                    deal.probability * probability * dealer.final_totals(without(pool, final), up)[outcome]
-                )
-    return UpCardTies(up, tuple(ties), tuple(tuple(row) for row in covariance), samples)
+                ties[outcome] += deal.probability * probability * dealer.after(pool, up, final)[outcome]
+    return UpCardTies(up, tuple(ties))
 
 
-@dataclass(frozen=True, slots=True)
-class _SplitTies:
-    probabilities: tuple[float, ...]
-    covariance: Matrix
-    samples: int
-
-
-def _split_ties(
-    *,
-    pool: Counts,
-    pair_value: int,
-    up: int,
-    rules: HouseRules,
-    dealer: DealerOdds,
-    rng: random.Random,
-    samples: int,
-) -> _SplitTies:
+def split_ties(
+    *, pool: Counts, pair_value: int, up: int, rules: HouseRules, dealer: DealerOdds
+) -> tuple[float, ...]:
     """Tie probabilities given the seat split a first pair (hand 1 holds the second card)."""
     pair_card = with_card(NO_CARDS, pair_value)
     # Hand 0 draws from the pool without hand 1's card; hand 1 is re-split when it draws its pair.
     pool0 = without(pool, pair_card)
     hand1_resplits = resplits(pair_value, up=up, rules=rules)
-
-    def hand1_keeps(left: Counts) -> float:
-        n = sum(left)
-        if n == 0:
-            return 0.0
-        return 1.0 - left[pair_value - 1] / n if hand1_resplits else 1.0
-
     ties = [0.0] * TIE_OUTCOMES
     finals = final_hands(pool=pool0, start=pair_card, up=up, rules=rules, split_value=pair_value)
-    for final, probability in finals.items():
-        total, _ = total_of(final)
-        if total in TIE_TOTALS:
-            left = without(pool0, final)
-            outcome = outcome_index(total)
-            ties[outcome] += probability * hand1_keeps(left) * dealer.final_totals(left, up)[outcome]
-
-    # Control-variate correction for hand 1's cards: mean of (exact - approximation).
-    sums = [0.0] * TIE_OUTCOMES
-    products = [[0.0] * TIE_OUTCOMES for _ in range(TIE_OUTCOMES)]
-    for _ in range(samples):
-        sampled, difference = _sample_correction(
-            pool0=pool0,
-            pair_value=pair_value,
-            up=up,
-            rules=rules,
-            dealer=dealer,
-            rng=rng,
-            hand1_resplits=hand1_resplits,
-            hand1_keeps=hand1_keeps,
-        )
-        if sampled is None:
-            continue
-        sums[sampled] += difference
-        products[sampled][sampled] += difference * difference
-    covariance = [[0.0] * TIE_OUTCOMES for _ in range(TIE_OUTCOMES)]
-    if samples > 1:
-        means = [s / samples for s in sums]
-        for i in range(TIE_OUTCOMES):
-            ties[i] += means[i]
-            for j in range(TIE_OUTCOMES):
-                sample_cov = (products[i][j] - samples * means[i] * means[j]) / (samples - 1)
-                covariance[i][j] = sample_cov / samples
-    return _SplitTies(tuple(ties), tuple(tuple(row) for row in covariance), samples if samples > 1 else 0)
+    tying = [(f, p, outcome_index(total_of(f)[0])) for f, p in finals.items() if total_of(f)[0] in TIE_TOTALS]
+    if sum(pool) < CARDS_NO_ROUND_RUNS_OUT:
+        for final, probability, outcome in tying:
+            ties[outcome] += probability * _hand1_played_out(
+                left=without(pool0, final),
+                pair_value=pair_value,
+                up=up,
+                rules=rules,
+                dealer=dealer,
+                outcome=outcome,
+            )
+        return tuple(ties)
+    if hand1_resplits:
+        lefts = (without(pool0, final) for final, _, _ in tying)
+        dealer.prefetch(up, (with_card_removed(left, pair_value) for left in lefts if left[pair_value - 1]))
+    for final, probability, outcome in tying:
+        left = without(pool0, final)
+        chance = dealer.after(pool, up, with_card(final, pair_value))[outcome]
+        if hand1_resplits and left[pair_value - 1]:
+            pair_first = left[pair_value - 1] / sum(left)
+            chance -= pair_first * dealer.final_totals(with_card_removed(left, pair_value), up)[outcome]
+        ties[outcome] += probability * chance
+    return tuple(ties)
 
 
-def _sample_correction(
-    *,
-    pool0: Counts,
-    pair_value: int,
-    up: int,
-    rules: HouseRules,
-    dealer: DealerOdds,
-    rng: random.Random,
-    hand1_resplits: bool,
-    hand1_keeps: Callable[[Counts], float],
-) -> tuple[int | None, float]:
-    """One simulated split: (tie outcome of hand 0 or None, exact minus approximate tie chance)."""
+def with_card_removed(counts: Counts, value: int) -> Counts:
+    """`counts` less one card of `value` (which it must hold)."""
+    return without(counts, with_card(NO_CARDS, value))
+
+
+def _hand1_played_out(
+    *, left: Counts, pair_value: int, up: int, rules: HouseRules, dealer: DealerOdds, outcome: int
+) -> float:
+    """P(hand 1 is not re-split, nobody runs out of cards and the dealer ends on `outcome`),
+    hand 1 (holding the pair card) playing from `left` before the dealer (small shoes)."""
     pair_card = with_card(NO_CARDS, pair_value)
-    hand0 = _sample_hand(pool=pool0, start=pair_card, up=up, rules=rules, rng=rng, avoid_pair=False)
-    if hand0 is None:
-        return None, 0.0
-    total, _ = total_of(hand0)
-    if total not in TIE_TOTALS:
-        return None, 0.0
-    outcome = outcome_index(total)
-    left = without(pool0, hand0)
-    keeps = hand1_keeps(left)
-    if keeps == 0.0:
-        return None, 0.0
-    approximation = dealer.final_total(left, up, outcome)
-    # Hand 1 holds the pair card already set aside from pool0: its pool is `left` plus that card.
-    hand1_pool = with_card(left, pair_value)
-    hand1 = _sample_hand(
-        pool=hand1_pool,
-        start=pair_card,
-        up=up,
-        rules=rules,
-        rng=rng,
-        avoid_pair=hand1_resplits,
-        keep_bust=True,
-    )
-    if hand1 is None:
-        return outcome, -keeps * approximation  # the round ran out of cards: void, no tie
-    exact = dealer.final_total(without(hand1_pool, hand1), up, outcome)
-    return outcome, keeps * (exact - approximation)
-
-
-def _sample_hand(
-    *,
-    pool: Counts,
-    start: Counts,
-    up: int,
-    rules: HouseRules,
-    rng: random.Random,
-    avoid_pair: bool,
-    keep_bust: bool = False,
-) -> Counts | None:
-    """Play one split hand by basic strategy with random draws; its final cards, or None.
-
-    None: the hand was re-split or surrendered, went bust (unless `keep_bust`) or ran out of
-    cards. `avoid_pair` draws the second card conditioned on not being the pair card.
-    """
-    split_value = start.index(1) + 1
-    hand = start
-    while True:
-        play = Play.HIT if sum(hand) < 2 else basic_play(hand, up=up, rules=rules, split_value=split_value)
-        if play is Play.STAND:
-            return hand
-        if play is not Play.HIT and play is not Play.DOUBLE:
-            return None
-        left = without(pool, hand)
-        exclude = split_value if avoid_pair and sum(hand) == 1 else None
-        value = _draw(left, rng, exclude=exclude)
-        if value is None:
-            return None
-        hand = with_card(hand, value)
-        if total_of(hand)[0] > BLACKJACK_TOTAL:
-            return hand if keep_bust else None
-        if play is Play.DOUBLE:
-            return hand
-
-
-def _draw(left: Counts, rng: random.Random, *, exclude: int | None) -> int | None:
-    """A random card value from `left` (never `exclude`), or None when there is none."""
-    n = sum(left) - (left[exclude - 1] if exclude is not None else 0)
-    if n <= 0:
-        return None
-    pick = rng.randrange(n)
-    for value in VALUES:
-        if value == exclude:
-            continue
-        pick -= left[value - 1]
-        if pick < 0:
-            return value
-    raise AssertionError("unreachable: the counts add up to n")
-
-
-def covariance_sum(matrix: Matrix, outcomes: tuple[int, ...]) -> float:
-    """Variance of the sum of the given outcomes' estimates."""
-    return math.fsum(matrix[i][j] for i in outcomes for j in outcomes)
+    pool1 = with_card(left, pair_value)
+    chance = 0.0
+    for end, probability in hand_ends(
+        pool=pool1, start=pair_card, up=up, rules=rules, split_value=pair_value
+    ).items():
+        chance += probability * dealer.final_totals(without(pool1, end), up)[outcome]
+    return chance

@@ -120,6 +120,7 @@ class BuyInOutput(serializers.Serializer):
     amount_cents = serializers.IntegerField()
     method = serializers.ChoiceField(choices=BuyInMethod.values)
     player = serializers.CharField(allow_null=True)
+    patron = serializers.IntegerField(allow_null=True, help_text="The patron's number, if on file.")
     created_at = serializers.DateTimeField()
     gaming_day = serializers.DateField()
     shift = serializers.CharField()
@@ -199,6 +200,7 @@ def buy_in_payload(buy_in: BuyIn) -> dict[str, Any]:
         "amount_cents": buy_in.amount_cents,
         "method": buy_in.method,
         "player": buy_in.player or None,
+        "patron": buy_in.patron.number if buy_in.patron else None,
         "created_at": buy_in.created_at,
         "gaming_day": buy_in.gaming_day,
         "shift": buy_in.shift,
@@ -247,6 +249,13 @@ class BuyInCreateApi(APIView):
         amount_cents = CentsField()
         method = serializers.ChoiceField(choices=BuyInMethod.values)
         player = serializers.CharField(max_length=100, allow_null=True, allow_blank=True, required=False)
+        patron = StrictIntegerField(
+            min_value=1,
+            max_value=2**31 - 1,
+            allow_null=True,
+            required=False,
+            help_text="The patron's number, if they are on file (`unknown_patron` otherwise).",
+        )
 
     @extend_schema(
         request=InputSerializer,
@@ -263,6 +272,7 @@ class BuyInCreateApi(APIView):
             amount_cents=data["amount_cents"],
             method=data["method"],
             player=data.get("player") or "",
+            patron_number=data.get("patron"),
             actor=actor_of(request),
             now=timezone.now(),
         )

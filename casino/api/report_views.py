@@ -1,14 +1,16 @@
 """`GET /api/v1/reports/shifts/?gaming_day=2026-11-20&shift=day` (API.md, Staff and compliance).
 
 Staff roles only (floor supervisor, pit boss, compliance, admin); terminals get 403. JSON by
-default; `Accept: text/csv` gives one CSV line per table, pit and casino; `Accept: application/pdf`
-the PDF with the chart (the admin offers the same download). `shift` may be left out for the
-whole gaming day. Bad query parameters are 400 problem+json.
+default; `Accept: text/csv` (or `?format=csv`) gives the filing CSV (header, units row, dollars
+as decimals); `?format=csv-machine` the machine CSV, one line per table, pit and casino in cents
+and basis points, as before; `Accept: application/pdf` the filing PDF (the admin offers the same
+download). `shift` may be left out for the whole gaming day. Bad query parameters are 400 problem+json.
 """
 
 from abc import ABC, abstractmethod
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -20,7 +22,12 @@ from rest_framework.views import APIView
 
 from casino.api.authentication import Principal
 from casino.models import StaffRole
-from casino.reports.export import shift_report_csv, shift_report_pdf
+from casino.reports.export import (
+    report_document,
+    shift_report_csv,
+    shift_report_machine_csv,
+    shift_report_pdf,
+)
 from casino.reports.read import SHIFT_ORDER, shift_report_payload
 
 STAFF_ROLES = tuple(StaffRole.values)
@@ -48,11 +55,19 @@ class _ReportRenderer(BaseRenderer, ABC):
             or "tables" not in data
         ):
             return JSONRenderer().render(data)
-        return self.render_report(data)
+        request = (renderer_context or {}).get("request")
+        return self.render_report(data, generated_by=_reader(request))
 
     @abstractmethod
-    def render_report(self, data: dict[str, Any]) -> bytes:
+    def render_report(self, data: dict[str, Any], *, generated_by: str | None) -> bytes:
         """The report in this renderer's format (CSV or PDF)."""
+
+
+def _reader(request: Request | None) -> str | None:
+    principal = getattr(request, "user", None)
+    if isinstance(principal, Principal) and principal.user is not None:
+        return str(principal.user.get_username())
+    return None
 
 
 class ShiftReportCsvRenderer(_ReportRenderer):
@@ -60,8 +75,19 @@ class ShiftReportCsvRenderer(_ReportRenderer):
     format = "csv"
     charset = "utf-8"
 
-    def render_report(self, data: dict[str, Any]) -> bytes:
-        return shift_report_csv(data).encode("utf-8")
+    def render_report(self, data: dict[str, Any], *, generated_by: str | None) -> bytes:
+        document = report_document(data, generated_by=generated_by, generated_at=timezone.now())
+        return shift_report_csv(document).encode("utf-8")
+
+
+class ShiftReportMachineCsvRenderer(_ReportRenderer):
+    # Chosen by `?format=csv-machine` only: `Accept: text/csv` finds the filing CSV first.
+    media_type = "text/csv"
+    format = "csv-machine"
+    charset = "utf-8"
+
+    def render_report(self, data: dict[str, Any], *, generated_by: str | None) -> bytes:
+        return shift_report_machine_csv(data).encode("utf-8")
 
 
 class ShiftReportPdfRenderer(_ReportRenderer):
@@ -70,8 +96,9 @@ class ShiftReportPdfRenderer(_ReportRenderer):
     charset = None
     render_style = "binary"
 
-    def render_report(self, data: dict[str, Any]) -> bytes:
-        return shift_report_pdf(data)
+    def render_report(self, data: dict[str, Any], *, generated_by: str | None) -> bytes:
+        document = report_document(data, generated_by=generated_by, generated_at=timezone.now())
+        return shift_report_pdf(document)
 
 
 # --- shapes ------------------------------------------------------------------------------------
@@ -114,6 +141,15 @@ class FiguresOutput(serializers.Serializer):
     house_net_cents = serializers.IntegerField()
     win_minus_house_net_cents = serializers.IntegerField(allow_null=True)
     theo_win_cents = serializers.IntegerField()
+    estimated_drop_cents = serializers.IntegerField(help_text="The buy-ins typed at the terminals.")
+    counted_drop_cents = serializers.IntegerField(
+        allow_null=True, help_text="The count team's signed soft count; null until there is one."
+    )
+    drop_difference_cents = serializers.IntegerField(allow_null=True, help_text="Counted - estimated.")
+    drop_basis = serializers.ChoiceField(
+        choices=["counted", "estimated", "mixed"], help_text="The drop `drop_cents` and the win are based on."
+    )
+    provisional = serializers.BooleanField(help_text="The shift has not ended, or a count is missing.")
     by_kind = KindOutput(many=True)
 
 
@@ -123,12 +159,25 @@ class TableReportOutput(FiguresOutput):
     table = RefOutput()
     flags = serializers.ListField(child=serializers.CharField())
     generated_at = serializers.DateTimeField()
+    complete = serializers.BooleanField(
+        help_text="Opener, closer and (counted per shift) soft count present."
+    )
+    shift_ended = serializers.BooleanField()
+
+
+class IncompleteTableOutput(serializers.Serializer):
+    table = RefOutput()
+    pit = RefOutput()
+    reasons = serializers.ListField(child=serializers.CharField())
 
 
 class CasinoRollupOutput(FiguresOutput):
     level = serializers.ChoiceField(choices=["casino"])
     tables = serializers.IntegerField()
     tables_incomplete = serializers.IntegerField()
+    incomplete_tables = IncompleteTableOutput(
+        many=True, help_text="Listed apart: every figure of the rollup is over its complete tables only."
+    )
 
 
 class PitRollupOutput(CasinoRollupOutput):
@@ -149,14 +198,37 @@ class HoldOutlierOutput(serializers.Serializer):
     hold_percent = serializers.CharField()
 
 
+class DailyTableOutput(FiguresOutput):
+    level = serializers.ChoiceField(choices=["table"])
+    shifts = serializers.ListField(child=serializers.CharField())
+    pit = RefOutput()
+    table = RefOutput()
+    flags = serializers.ListField(child=serializers.CharField())
+    complete = serializers.BooleanField()
+
+
+class DailyReportOutput(serializers.Serializer):
+    gaming_day = serializers.DateField()
+    tables = DailyTableOutput(many=True)
+    pits = PitRollupOutput(many=True)
+    casinos = CasinoRollupOutput(many=True)
+    provisional = serializers.BooleanField()
+
+
 class ShiftReportsOutput(serializers.Serializer):
     gaming_day = serializers.DateField()
     shifts = serializers.ListField(child=serializers.CharField(help_text="day, swing or grave"))
     expected_hold_bp = HoldRangeOutput()
+    soft_count_per = serializers.ChoiceField(choices=["shift", "day"])
+    provisional = serializers.BooleanField()
+    provisional_reasons = serializers.ListField(child=serializers.CharField())
     tables = TableReportOutput(many=True)
     pits = PitRollupOutput(many=True)
     casinos = CasinoRollupOutput(many=True)
     hold_outliers = HoldOutlierOutput(many=True)
+    daily = DailyReportOutput(
+        required=False, help_text="The gaming day per table, pit and casino (all three shifts asked for)."
+    )
 
 
 class ShiftReportQuery(serializers.Serializer):
@@ -166,7 +238,12 @@ class ShiftReportQuery(serializers.Serializer):
 
 class ShiftReportListApi(APIView):
     permission_classes = [IsStaff]
-    renderer_classes = [JSONRenderer, ShiftReportCsvRenderer, ShiftReportPdfRenderer]
+    renderer_classes = [
+        JSONRenderer,
+        ShiftReportCsvRenderer,
+        ShiftReportMachineCsvRenderer,
+        ShiftReportPdfRenderer,
+    ]
 
     @extend_schema(
         operation_id="shift_reports",
@@ -189,7 +266,8 @@ class ShiftReportListApi(APIView):
         payload = shift_report_payload(gaming_day=gaming_day, shifts=shifts)
         response = Response(payload)
         renderer = getattr(request, "accepted_renderer", None)
-        if renderer is not None and renderer.format in ("csv", "pdf"):
-            name = f"shift-report-{gaming_day.isoformat()}{'-' + shift if shift else ''}.{renderer.format}"
+        if renderer is not None and renderer.format in ("csv", "csv-machine", "pdf"):
+            extension = {"csv-machine": "machine.csv"}.get(renderer.format, renderer.format)
+            name = f"shift-report-{gaming_day.isoformat()}{'-' + shift if shift else ''}.{extension}"
             response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response

@@ -41,6 +41,13 @@ class WagerInput(serializers.Serializer):
 class SeatInput(serializers.Serializer):
     seat = SeatField(help_text="1 to 7; others are `invalid_seat`.")
     player = serializers.CharField(max_length=100, allow_null=True, required=False, allow_blank=True)
+    patron = StrictIntegerField(
+        min_value=1,
+        max_value=2**31 - 1,
+        allow_null=True,
+        required=False,
+        help_text="The patron's number, if they are on file (`unknown_patron` otherwise).",
+    )
     # A primary and any side wagers, each kind once (`primary_required`, `duplicate_wager_kind`).
     wagers = NarrowedList(child=WagerInput(), allow_empty=True, narrowing={"minItems": 1})
 

@@ -3,7 +3,7 @@ makes one service or selector call and renders the result (STYLE.md §10)."""
 
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -29,6 +29,7 @@ from casino.selectors import get_open_round, get_open_shoe, get_round_snapshot, 
 from casino.services import rounds, shoes, terminals
 from kernel.errors import ForbiddenError, NotFoundError
 from kernel.idempotency import idempotent
+from kernel.postgresql.base import prepared_statements
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -64,9 +65,14 @@ def _validated(serializer_class: type[s.serializers.Serializer], data: Any) -> d
 
 
 # A dealer terminal's endpoint changes no configuration, so the request runs without the
-# configuration-history context (see audit.middleware).
+# configuration-history context (see audit.middleware), and with prepared statements
+# (kernel.postgresql).
 class TerminalApiView(APIView):
     records_configuration_history = False
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        with prepared_statements():
+            return super().dispatch(request, *args, **kwargs)
 
 
 class TerminalApi(TerminalApiView):
@@ -171,10 +177,12 @@ class RoundOpenApi(TerminalApiView):
             for seat in data["seats"]
         ]
         players = {seat["seat"]: seat.get("player") or "" for seat in data["seats"]}
+        patrons = {seat["seat"]: seat["patron"] for seat in data["seats"] if seat.get("patron") is not None}
         snapshot = rounds.open_round(
             terminal=terminal_of(request),
             seats=seats,
             players=players,
+            patrons=patrons,
             actor=actor_of(request),
             now=timezone.now(),
         )

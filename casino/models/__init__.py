@@ -2,6 +2,7 @@ from casino.models.accounting import (
     BuyIn,
     BuyInMethod,
     ChipSlip,
+    DropBasis,
     InventoryKind,
     ShiftReport,
     ShiftReportLine,
@@ -11,6 +12,7 @@ from casino.models.accounting import (
     SlipVoid,
     TableInventory,
 )
+from casino.models.cage import ChipRedemption
 from casino.models.floor import (
     Casino,
     Dealer,
@@ -23,7 +25,15 @@ from casino.models.floor import (
     TableLimit,
     Terminal,
 )
-from casino.models.ledger import Account, AccountKind, LedgerEntry, LedgerTransaction, MovementKind
+from casino.models.ledger import (
+    HOUSE_ACCOUNT_KINDS,
+    Account,
+    AccountKind,
+    LedgerEntry,
+    LedgerTransaction,
+    MovementKind,
+)
+from casino.models.patrons import PATRON_NUMBER_SEQUENCE, IdentificationType, Patron
 from casino.models.rounds import (
     EVENT_COLUMNS,
     OPEN_ROUND_STATES,
@@ -40,28 +50,43 @@ from casino.models.rounds import (
     Wager,
     WagerSource,
 )
+from casino.models.rule_changes import OPEN_RULE_CHANGE_STATES, RuleChangeStatus, TableRuleChange
+from casino.models.soft_counts import WHOLE_DAY, SoftCount
+from casino.models.title31 import CashDirection, CtrWorksheet, MtlEntry
 
 __all__ = [
     "EVENT_COLUMNS",
+    "HOUSE_ACCOUNT_KINDS",
     "OPEN_ROUND_STATES",
+    "OPEN_RULE_CHANGE_STATES",
+    "PATRON_NUMBER_SEQUENCE",
+    "WHOLE_DAY",
     "Account",
     "AccountKind",
     "BuyIn",
     "BuyInMethod",
+    "CashDirection",
     "Casino",
+    "ChipRedemption",
     "ChipSlip",
+    "CtrWorksheet",
     "Dealer",
+    "DropBasis",
     "EventKind",
     "GameKind",
+    "IdentificationType",
     "InventoryKind",
     "LedgerEntry",
     "LedgerTransaction",
     "MovementKind",
+    "MtlEntry",
+    "Patron",
     "Pit",
     "Round",
     "RoundEvent",
     "RoundSeat",
     "RoundState",
+    "RuleChangeStatus",
     "Settlement",
     "SettlementLine",
     "SettlementResult",
@@ -73,12 +98,14 @@ __all__ = [
     "SlipKind",
     "SlipStatus",
     "SlipVoid",
+    "SoftCount",
     "StaffProfile",
     "StaffRole",
     "StaffToken",
     "Table",
     "TableInventory",
     "TableLimit",
+    "TableRuleChange",
     "Terminal",
     "Wager",
     "WagerSource",

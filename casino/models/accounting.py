@@ -19,6 +19,8 @@ from django.db.models import Q
 
 from casino.models.floor import Dealer, Pit, Table, Terminal
 from casino.models.ledger import LedgerTransaction
+from casino.models.patrons import Patron
+from kernel.formatting import dollars
 
 SHIFT_NAMES = ["day", "swing", "grave"]
 
@@ -50,6 +52,8 @@ class TableInventory(models.Model):
     )
 
     class Meta:
+        verbose_name = "table inventory"
+        verbose_name_plural = "table inventories"
         constraints = [
             models.UniqueConstraint(
                 fields=["table", "gaming_day", "shift", "kind"], name="inventory_one_per_table_shift_kind"
@@ -64,7 +68,10 @@ class TableInventory(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.table} {self.gaming_day} {self.shift}"
+        return (
+            f"{self.get_kind_display()} of {self.table}, {self.gaming_day} {self.shift} shift, "
+            f"{dollars(self.total_cents)}"
+        )
 
 
 class BuyInMethod(models.TextChoices):
@@ -78,6 +85,9 @@ class BuyIn(models.Model):
     amount_cents = models.BigIntegerField()
     method = models.CharField(max_length=8, choices=BuyInMethod.choices)
     player = models.CharField(max_length=100, blank=True)
+    patron = models.ForeignKey(
+        Patron, null=True, blank=True, on_delete=models.PROTECT, related_name="buy_ins"
+    )
     terminal = models.ForeignKey(Terminal, on_delete=models.PROTECT, related_name="+")
     dealer = models.ForeignKey(Dealer, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
@@ -86,6 +96,8 @@ class BuyIn(models.Model):
     transaction = models.OneToOneField(LedgerTransaction, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
+        verbose_name = "buy-in"
+        verbose_name_plural = "buy-ins"
         constraints = [
             models.CheckConstraint(condition=Q(amount_cents__gt=0), name="buy_in_amount_positive"),
             models.CheckConstraint(condition=Q(seat__gte=1, seat__lte=7), name="buy_in_seat_1_to_7"),
@@ -93,7 +105,7 @@ class BuyIn(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"buy-in {self.pk} {self.amount_cents}c at {self.table}"
+        return f"Buy-in {self.pk}: {dollars(self.amount_cents)} {self.get_method_display().lower()} at {self.table} seat {self.seat}"
 
 
 class SlipKind(models.TextChoices):
@@ -121,7 +133,7 @@ class SlipCounter(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.series} #{self.last_number}"
+        return f"{self.series.capitalize()} slips: last number {self.last_number}"
 
 
 class ChipSlip(models.Model):
@@ -180,7 +192,7 @@ class ChipSlip(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} #{self.number}"
+        return f"{self.get_kind_display()} #{self.number} {self.table} {dollars(self.amount_cents)}"
 
 
 class SlipVoid(models.Model):
@@ -204,7 +216,12 @@ class SlipVoid(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"void of {self.slip}"
+        return f"Void of {self.slip}"
+
+
+class DropBasis(models.TextChoices):
+    COUNTED = "counted", "Counted drop"
+    ESTIMATED = "estimated", "Estimated drop"
 
 
 class ShiftReport(models.Model):
@@ -238,6 +255,16 @@ class ShiftReport(models.Model):
     theo_win_cents = models.BigIntegerField()
     flags = ArrayField(models.CharField(max_length=40), default=list, blank=True)
     generated_at = models.DateTimeField()
+    # `drop_cents` is the drop the win is based on (`drop_basis`): the signed soft count when there
+    # is one, else the estimated drop (the buy-ins typed at the terminal).
+    estimated_drop_cents = models.BigIntegerField(default=0)
+    counted_drop_cents = models.BigIntegerField(null=True, blank=True)
+    drop_basis = models.CharField(max_length=9, choices=DropBasis.choices, default=DropBasis.ESTIMATED)
+    # Complete: opener and closer counted and, where the count is per shift, the soft count signed;
+    # only complete tables enter the pit and casino rollups.
+    complete = models.BooleanField(default=False)
+    # The shift had not ended when this was generated, or a count is missing.
+    provisional = models.BooleanField(default=True)
 
     class Meta:
         constraints = [
@@ -261,11 +288,16 @@ class ShiftReport(models.Model):
                 condition=Q(house_net_cents=models.F("handle_cents") - models.F("payouts_cents")),
                 name="shift_report_house_net_is_handle_minus_payouts",
             ),
+            models.CheckConstraint(
+                condition=Q(drop_basis="counted", counted_drop_cents=models.F("drop_cents"))
+                | Q(drop_basis="estimated", estimated_drop_cents=models.F("drop_cents")),
+                name="shift_report_drop_is_its_basis",
+            ),
         ]
         indexes = [models.Index(fields=["gaming_day", "shift"], name="shift_report_day_shift")]
 
     def __str__(self) -> str:
-        return f"{self.table} {self.gaming_day} {self.shift}"
+        return f"Shift report {self.table}, {self.gaming_day} {self.shift} shift"
 
 
 class ShiftReportLine(models.Model):
@@ -290,4 +322,4 @@ class ShiftReportLine(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.report} {self.kind}"
+        return f"{self.report}: {self.kind}"

@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 
 from casino.side_bets import WAGER_KIND_CHOICES
+from kernel.formatting import dollars
 
 
 class GameKind(models.TextChoices):
@@ -96,7 +97,9 @@ class TableLimit(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} {self.kind} {self.min_cents}-{self.max_cents}"
+        return (
+            f"{self.table} {self.get_kind_display()} {dollars(self.min_cents)} to {dollars(self.max_cents)}"
+        )
 
 
 class Dealer(models.Model):
@@ -150,6 +153,8 @@ class StaffRole(models.TextChoices):
     FLOOR_SUPERVISOR = "floor_supervisor", "Floor supervisor"
     PIT_BOSS = "pit_boss", "Pit boss"
     COMPLIANCE = "compliance", "Compliance"
+    CAGE_CASHIER = "cage_cashier", "Cage cashier"
+    COUNT_TEAM = "count_team", "Count team"
     ADMIN = "admin", "Admin"
 
 
@@ -158,6 +163,10 @@ class StaffProfile(models.Model):
     role = models.CharField(max_length=32, choices=StaffRole.choices)
     # The pits a floor supervisor or pit boss runs; the floor console shows them these pits' tables.
     pits = models.ManyToManyField(Pit, blank=True, related_name="staff")
+
+    class Meta:
+        verbose_name = "staff member"
+        verbose_name_plural = "staff members"
 
     def __str__(self) -> str:
         return f"{self.user} ({self.get_role_display()})"
@@ -172,5 +181,9 @@ class StaffToken(models.Model):
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        verbose_name = "staff API key"
+        verbose_name_plural = "staff API keys"
+
     def __str__(self) -> str:
-        return f"{self.user} {self.key_prefix}…"
+        return f"API key {self.key_prefix}… of {self.user}"

@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 
 from casino.models.floor import Table
+from kernel.formatting import dollars
 
 
 class AccountKind(models.TextChoices):
@@ -18,6 +19,11 @@ class AccountKind(models.TextChoices):
     DROP = "drop", "Drop box"
     PATRONS = "patrons", "Patrons at the table"
     CAGE = "cage", "Cage"
+    CAGE_CASH = "cage_cash", "Cage cash"
+
+
+# The cage's accounts belong to the house, not to a table: its chips and its cash.
+HOUSE_ACCOUNT_KINDS = (AccountKind.CAGE, AccountKind.CAGE_CASH)
 
 
 class Account(models.Model):
@@ -25,19 +31,22 @@ class Account(models.Model):
     table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT, related_name="accounts")
 
     class Meta:
+        verbose_name = "ledger account"
+        verbose_name_plural = "ledger accounts"
         constraints = [
             models.UniqueConstraint(fields=["kind", "table"], name="account_one_per_kind_and_table"),
             models.UniqueConstraint(
                 fields=["kind"], condition=Q(table__isnull=True), name="account_one_house_account_per_kind"
             ),
             models.CheckConstraint(
-                condition=Q(kind="cage", table__isnull=True) | (~Q(kind="cage") & Q(table__isnull=False)),
+                condition=Q(kind__in=HOUSE_ACCOUNT_KINDS, table__isnull=True)
+                | (~Q(kind__in=HOUSE_ACCOUNT_KINDS) & Q(table__isnull=False)),
                 name="account_cage_is_house_wide_others_per_table",
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} ({self.table})" if self.table_id else self.kind
+        return f"{self.get_kind_display()} at {self.table}" if self.table_id else self.get_kind_display()
 
 
 class MovementKind(models.TextChoices):
@@ -48,11 +57,15 @@ class MovementKind(models.TextChoices):
     FILL = "fill", "Fill"
     CREDIT = "credit", "Credit"
     OPENER = "opener", "Table opened with its inventory"
+    REDEMPTION = "redemption", "Chips redeemed for cash at the cage"
 
 
 class LedgerTransaction(models.Model):
     kind = models.CharField(max_length=16, choices=MovementKind.choices)
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="ledger_transactions")
+    # No table for the cage's own movements (a chip redemption).
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_transactions"
+    )
     round = models.ForeignKey(
         "casino.Round", null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_transactions"
     )
@@ -64,9 +77,15 @@ class LedgerTransaction(models.Model):
     class Meta:
         # Shift reports and their regeneration read one table's shift at a time.
         indexes = [models.Index(fields=["gaming_day", "shift", "table"], name="ledger_txn_by_shift")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(table__isnull=False) | Q(kind="redemption"),
+                name="ledger_txn_at_a_table_except_cage",
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"{self.kind} #{self.pk}"
+        return f"Ledger transaction {self.pk}: {self.get_kind_display()} at {self.table or 'the cage'}"
 
 
 class LedgerEntry(models.Model):
@@ -75,4 +94,8 @@ class LedgerEntry(models.Model):
     amount_cents = models.BigIntegerField()
 
     class Meta:
+        verbose_name_plural = "ledger entries"
         constraints = [models.CheckConstraint(condition=~Q(amount_cents=0), name="ledger_entry_not_zero")]
+
+    def __str__(self) -> str:
+        return f"{self.account} {dollars(self.amount_cents)}"

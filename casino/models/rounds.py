@@ -6,7 +6,9 @@ from django.db import models
 from django.db.models import Q
 
 from casino.models.floor import Dealer, Table, Terminal
+from casino.models.patrons import Patron
 from casino.side_bets import WAGER_KIND_CHOICES
+from kernel.formatting import dollars
 
 
 class ShoeMode(models.TextChoices):
@@ -41,7 +43,7 @@ class Shoe(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"shoe {self.pk} at {self.table}"
+        return f"Shoe {self.pk} at {self.table} ({self.mode})"
 
 
 class RoundState(models.TextChoices):
@@ -94,19 +96,23 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"round {self.pk} at {self.table}"
+        return f"Round {self.pk} at {self.table} ({self.state.replace('_', ' ')})"
 
 
 class RoundSeat(models.Model):
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="seats")
     seat = models.PositiveSmallIntegerField()
     player = models.CharField(max_length=100, blank=True)
+    patron = models.ForeignKey(Patron, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["round", "seat"], name="round_seat_unique"),
             models.CheckConstraint(condition=Q(seat__gte=1, seat__lte=7), name="round_seat_1_to_7"),
         ]
+
+    def __str__(self) -> str:
+        return f"Round {self.round_id} seat {self.seat}{f' ({self.player})' if self.player else ''}"
 
 
 class WagerSource(models.TextChoices):
@@ -129,6 +135,12 @@ class Wager(models.Model):
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(amount_cents__gt=0), name="wager_amount_positive")]
+
+    def __str__(self) -> str:
+        return (
+            f"Round {self.round_id} seat {self.seat} hand {self.hand}: {self.get_kind_display()} "
+            f"{dollars(self.amount_cents)} ({self.get_source_display().lower()})"
+        )
 
 
 class EventKind(models.TextChoices):
@@ -164,6 +176,14 @@ class RoundEvent(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        # A card event records the card only: where it went follows from the replay.
+        if self.kind == EventKind.CARD:
+            return f"Round {self.round_id} event {self.number}: card {self.card}"
+        where = f"seat {self.seat} hand {self.hand or 0} " if self.seat is not None else ""
+        amount = f" {dollars(self.amount_cents)}" if self.amount_cents is not None else ""
+        return f"Round {self.round_id} event {self.number}: {where}{self.action}{amount}"
+
 
 class Settlement(models.Model):
     round = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="settlement")
@@ -185,6 +205,9 @@ class Settlement(models.Model):
                 name="settlement_amounts_not_negative",
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"Settlement of round {self.round_id}: paid {dollars(self.paid_cents)}"
 
 
 class SettlementResult(models.TextChoices):
@@ -214,3 +237,9 @@ class SettlementLine(models.Model):
                 name="settlement_line_amounts",
             ),
         ]
+
+    def __str__(self) -> str:
+        return (
+            f"Seat {self.seat} hand {self.hand} {self.get_kind_display()} {dollars(self.amount_cents)}: "
+            f"{self.result}, paid {dollars(self.paid_cents)}"
+        )

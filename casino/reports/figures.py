@@ -4,7 +4,11 @@ per-table sums.
 
 Where each figure comes from (gaming day and shift as stamped on each record when written):
 
-- drop: the drop account's entries (buy-ins, cash and marker); markers: the marker buy-ins.
+- estimated drop: the drop account's entries (buy-ins, cash and marker, as typed at the
+  terminal); markers: the marker buy-ins.
+- counted drop: the signed soft count of the table and shift (the latest, if corrected), when the
+  casino counts per shift (`CASINO_SOFT_COUNT_PER`); the drop the win is based on (`drop_basis`)
+  is the counted one when it exists, else the estimated one.
 - fills / credits: the tray's entries of FILL / CREDIT transactions (approvals, less the
   reversals of voided slips, which are stamped with the slip's own shift).
 - opener / closer: the inventory slips of the shift.
@@ -16,35 +20,48 @@ Where each figure comes from (gaming day and shift as stamped on each record whe
 - handle and payouts per wager kind: the settlement lines of those rounds; house net = handle -
   payouts (the wager-based win), checked against the tray's PAYOUT entries (flag
   `ledger_mismatch` if they ever differ).
-- theoretical win: handle x house edge per kind (casino.reports.house_edges).
+- theoretical win: per kind, the exact sum of handle x the house edge of the terms each round was
+  dealt under (its paytable version's report and its house rules: casino.reports.paytable_edges),
+  rounded once to the cent, half to even. Handle whose terms give no edge (no report yet, a
+  report for other rules) is priced at nothing and the table is flagged `theo_incomplete`.
+- complete: opener and closer counted and, when the casino counts per shift, the soft count signed
+  (or an idle table); only complete tables enter the pit and casino rollups.
+- provisional: the shift had not ended at `now`, or a count (opener, closer, soft count) is missing.
 """
 
 import datetime as dt
+import json
 from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Q, Sum
+from django.utils import timezone
 
 from casino.models import (
     AccountKind,
     BuyIn,
     BuyInMethod,
     ChipSlip,
+    DropBasis,
     InventoryKind,
     LedgerEntry,
     LedgerTransaction,
     MovementKind,
+    Round,
     SlipStatus,
+    SoftCount,
     Table,
     TableInventory,
 )
-from casino.reports.house_edges import house_edge, kind_sort_key, theo_win_cents
+from casino.reports.house_edges import kind_sort_key
+from casino.reports.paytable_edges import TermsEdges, round_half_even_cents, terms_edges
+from kernel.gaming_day import shift_bounds
 
 BASIS_POINTS = 10_000
 # Blackjack holds 10-20 % of the drop (backoffice-anchors §2.5); a setting may say otherwise.
@@ -115,21 +132,38 @@ class TableFigures:
     theo_win_cents: int
     kinds: tuple[KindFigures, ...]
     flags: tuple[str, ...]
+    estimated_drop_cents: int
+    counted_drop_cents: int | None
+    drop_basis: DropBasis
+    complete: bool
+    provisional: bool
 
 
 def _by_table(rows: object, key: str = "table_id") -> dict[int, dict[str, int]]:
     return {row.pop(key): row for row in rows}  # type: ignore[attr-defined]
 
 
+class _SettledLines(NamedTuple):
+    table_id: int
+    paytable_id: int
+    rules_text: str
+    kind: str
+    wagers: int
+    handle_cents: int
+    payouts_cents: int
+
+
 def _settled_lines(
     *, gaming_day: dt.date, shift: str, table_ids: Collection[int] | None
-) -> list[tuple[int, str, int, int, int]]:
-    """(table, kind, wagers, handle, payouts) of the rounds settled in the shift: their PAYOUT
-    transaction is stamped with it. SQL, because the ORM would join through casino_round, a
-    million-row detour that the settlement's own round_id makes unnecessary."""
+) -> list[_SettledLines]:
+    """The settlement lines of the rounds settled in the shift (their PAYOUT transaction is stamped
+    with it), summed by table, terms (paytable and house rules) and kind. SQL: the settlement is
+    found by the transaction's own round_id, the round by its primary key for its terms."""
     sql = """
-        SELECT t.table_id, l.kind, COUNT(*), SUM(l.amount_cents), SUM(l.paid_cents)
+        SELECT t.table_id, r.paytable_id, r.rules::text, l.kind,
+               COUNT(*), SUM(l.amount_cents), SUM(l.paid_cents)
           FROM casino_ledgertransaction t
+          JOIN casino_round r ON r.id = t.round_id
           JOIN casino_settlement s ON s.round_id = t.round_id
           JOIN casino_settlementline l ON l.settlement_id = s.id
          WHERE t.kind = %s AND t.gaming_day = %s AND t.shift = %s
@@ -139,15 +173,63 @@ def _settled_lines(
         sql += " AND t.table_id = ANY(%s)"
         params.append(list(table_ids))
     with connection.cursor() as cursor:
-        cursor.execute(sql + " GROUP BY t.table_id, l.kind", params)
-        return [(int(a), str(b), int(c), int(d), int(e)) for a, b, c, d, e in cursor.fetchall()]
+        cursor.execute(sql + " GROUP BY t.table_id, r.paytable_id, r.rules::text, l.kind", params)
+        return [
+            _SettledLines(int(a), int(p), str(r), str(k), int(n), int(h), int(d))
+            for a, p, r, k, n, h, d in cursor.fetchall()
+        ]
+
+
+class _TermsBook:
+    """The edges of each (paytable, house rules) rounds were settled under, worked out once each."""
+
+    def __init__(self, paytable_ids: Collection[int]) -> None:
+        # The paytable model is the side-bet app's, reached through the round's foreign key: the
+        # core imports no side-bet app (pyproject.toml, import contracts).
+        paytable_model = Round._meta.get_field("paytable").related_model
+        assert isinstance(paytable_model, type)  # noqa: S101  (a model class, never "self")
+        rows = paytable_model._default_manager.filter(pk__in=list(paytable_ids))
+        self.reports: dict[int, tuple[int, Any]] = {
+            pk: (version, report)
+            for pk, version, report in (rows.values_list("pk", "version", "report") if paytable_ids else [])
+        }
+        self.known: dict[tuple[int, str], TermsEdges] = {}
+
+    def of(self, paytable_id: int, rules_text: str) -> TermsEdges:
+        key = (paytable_id, rules_text)
+        if key not in self.known:
+            version, report = self.reports[paytable_id]
+            self.known[key] = terms_edges(
+                paytable_version=version, report=report, round_rules=json.loads(rules_text)
+            )
+        return self.known[key]
+
+
+def _signed_soft_counts(
+    *, gaming_day: dt.date, shift: str, table_ids: Collection[int] | None
+) -> dict[int, SoftCount]:
+    """The signed soft count of each table for the shift (the latest signed one, when a count
+    was corrected); none when the casino counts per gaming day."""
+    if str(getattr(settings, "CASINO_SOFT_COUNT_PER", "shift")) != "shift":
+        return {}
+    counts = SoftCount.objects.filter(gaming_day=gaming_day, shift=shift, witnessed_by__isnull=False)
+    if table_ids is not None:
+        counts = counts.filter(table_id__in=list(table_ids))
+    # Ascending pk: a correction, written later, replaces the count it supersedes.
+    return {count.table_id: count for count in counts.order_by("pk").only("table_id", "total_cents")}
 
 
 def compute_shift_figures(
-    *, gaming_day: dt.date, shift: str, table_ids: Collection[int] | None = None
+    *,
+    gaming_day: dt.date,
+    shift: str,
+    table_ids: Collection[int] | None = None,
+    now: dt.datetime | None = None,
 ) -> list[TableFigures]:
     """Figures for every table of the shift: the given ones, or every active table and every
-    table with anything recorded in the shift."""
+    table with anything recorded in the shift. `now` decides whether the shift has ended (the
+    report is provisional until it has)."""
+    ended = shift_bounds(gaming_day, shift)[1] <= (now or timezone.now())
     in_shift = Q(gaming_day=gaming_day, shift=shift)
     if table_ids is not None:
         in_shift &= Q(table_id__in=list(table_ids))
@@ -197,10 +279,18 @@ def compute_shift_figures(
         .order_by()
     )
     lines: dict[int, dict[str, dict[str, int]]] = defaultdict(dict)
-    for table_id, kind, wagers, handle, paid in _settled_lines(
-        gaming_day=gaming_day, shift=shift, table_ids=table_ids
-    ):
-        lines[table_id][kind] = {"wagers": wagers, "handle": handle, "paid": paid}
+    settled = _settled_lines(gaming_day=gaming_day, shift=shift, table_ids=table_ids)
+    terms = _TermsBook({line.paytable_id for line in settled})
+    handle_by_terms: dict[int, list[tuple[TermsEdges, str, int]]] = defaultdict(list)
+    for line in settled:
+        sums = lines[line.table_id].setdefault(line.kind, {"wagers": 0, "handle": 0, "paid": 0})
+        sums["wagers"] += line.wagers
+        sums["handle"] += line.handle_cents
+        sums["paid"] += line.payouts_cents
+        handle_by_terms[line.table_id].append(
+            (terms.of(line.paytable_id, line.rules_text), line.kind, line.handle_cents)
+        )
+    soft_counts = _signed_soft_counts(gaming_day=gaming_day, shift=shift, table_ids=table_ids)
     counts: dict[int, dict[str, TableInventory]] = defaultdict(dict)
     for inventory in TableInventory.objects.filter(in_shift).only(
         "table_id", "kind", "total_cents", "previous_closer_cents"
@@ -222,7 +312,7 @@ def compute_shift_figures(
     if table_ids is not None:
         tables = Table.objects.filter(pk__in=list(table_ids))
     else:
-        seen = set(money) | set(rounds) | set(lines) | set(counts) | set(pending)
+        seen = set(money) | set(rounds) | set(lines) | set(counts) | set(pending) | set(soft_counts)
         tables = Table.objects.filter(Q(is_active=True) | Q(pk__in=seen))
     return [
         _table_figures(
@@ -233,9 +323,12 @@ def compute_shift_figures(
             money=money.get(table_id, {}),
             rounds=rounds.get(table_id, {}),
             lines=lines.get(table_id, {}),
+            handle_by_terms=handle_by_terms.get(table_id, []),
             counts=counts.get(table_id, {}),
+            counted_drop_cents=soft_counts[table_id].total_cents if table_id in soft_counts else None,
             markers_cents=markers.get(table_id, {}).get("cents", 0),
             pending_slips=pending.get(table_id, {}).get("n", 0),
+            ended=ended,
         )
         for table_id, pit_id in tables.order_by("pk").values_list("pk", "pit_id")
     ]
@@ -250,21 +343,38 @@ def _table_figures(
     money: dict[str, int],
     rounds: dict[str, int],
     lines: dict[str, dict[str, int]],
+    handle_by_terms: list[tuple[TermsEdges, str, int]],
     counts: dict[str, TableInventory],
+    counted_drop_cents: int | None,
     markers_cents: int,
     pending_slips: int,
+    ended: bool,
 ) -> TableFigures:
-    drop = money.get("drop", 0)
+    estimated_drop = money.get("drop", 0)
+    drop = counted_drop_cents if counted_drop_cents is not None else estimated_drop
     fills = money.get("fills", 0)
     credits = -money.get("credits_out", 0)
+    exact_theo: dict[str, Fraction] = defaultdict(Fraction)
+    kind_edges: dict[str, set[Fraction]] = defaultdict(set)
+    unpriced = False
+    for edges, kind, handle_cents in handle_by_terms:
+        edge = edges.edge(kind)
+        if edge is None:
+            unpriced = unpriced or handle_cents > 0
+            edge = Fraction(0)
+        exact_theo[kind] += handle_cents * edge
+        kind_edges[kind].add(edge)
+    theo = {kind: round_half_even_cents(amount) for kind, amount in exact_theo.items()}
     kinds = tuple(
         KindFigures(
             kind=kind,
             wagers=lines[kind]["wagers"],
             handle_cents=lines[kind]["handle"],
             payouts_cents=lines[kind]["paid"],
-            house_edge=house_edge(kind),
-            theo_win_cents=theo_win_cents(handle_cents=lines[kind]["handle"], kind=kind),
+            house_edge=_shown_edge(
+                kind_edges[kind], exact_theo=exact_theo[kind], handle=lines[kind]["handle"]
+            ),
+            theo_win_cents=theo.get(kind, 0),
         )
         for kind in sorted(lines, key=kind_sort_key)
     )
@@ -298,10 +408,16 @@ def _table_figures(
         and opener.previous_closer_cents != opener.total_cents
     ):
         flags.append("opener_differs_from_previous_closer")
+    soft_count_required = str(getattr(settings, "CASINO_SOFT_COUNT_PER", "shift")) == "shift"
+    if not idle and soft_count_required and counted_drop_cents is None:
+        flags.append("no_soft_count")
     if pending_slips:
         flags.append("slips_pending")
     if money.get("tray_payouts", 0) != house_net:
         flags.append("ledger_mismatch")
+    if unpriced:
+        flags.append("theo_incomplete")
+    complete = win is not None and not {"no_opener", "no_closer", "no_soft_count"} & set(flags)
     hold_bp = hold_basis_points(win_cents=win, drop_cents=drop)
     return TableFigures(
         table_id=table_id,
@@ -327,4 +443,16 @@ def _table_figures(
         theo_win_cents=sum(k.theo_win_cents for k in kinds),
         kinds=kinds,
         flags=tuple(flags),
+        estimated_drop_cents=estimated_drop,
+        counted_drop_cents=counted_drop_cents,
+        drop_basis=DropBasis.COUNTED if counted_drop_cents is not None else DropBasis.ESTIMATED,
+        complete=complete,
+        provisional=not ended or not complete,
     )
+
+
+def _shown_edge(edges: set[Fraction], *, exact_theo: Fraction, handle: int) -> Decimal:
+    """The edge a report line shows, to six places: the one edge its rounds were settled under,
+    or, when they were dealt under several terms, the effective edge (theo / handle)."""
+    edge = next(iter(edges)) if len(edges) == 1 else (exact_theo / handle if handle else Fraction(0))
+    return (Decimal(edge.numerator) / Decimal(edge.denominator)).quantize(Decimal("0.000001"))

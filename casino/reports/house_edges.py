@@ -1,6 +1,10 @@
-"""House edge of each wager kind, per unit of handle: the figures behind theoretical win.
+"""House edge of each wager kind, per unit of handle, as documented constants, and the order
+kinds are listed in.
 
-THE CORE'S FIGURES ARE DOCUMENTED CONSTANTS, not a live computation:
+The shift reports and player ratings no longer price theoretical win with these constants: they
+take the edge of the terms each round was dealt under, its paytable version's report and its house
+rules (`casino.reports.paytable_edges`). The constants remain as the reference figures printed
+beside a report's kinds. THE CORE'S FIGURES ARE DOCUMENTED CONSTANTS, not a live computation:
 
 - primary: about 0.41 %, the published basic-strategy edge for the default house rules (6
   decks, S17, DAS, no surrender, no re-split Aces, peek), applied to the whole primary handle

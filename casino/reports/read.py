@@ -1,23 +1,38 @@
-"""Reading stored shift reports, with the pit and casino rollups computed on read.
+"""Reading stored shift reports, with the pit and casino rollups and the daily report computed on
+read from the stored table rows.
 
-Rollups are database aggregates over the stored table rows (grouped by shift and pit, or shift
-and casino): sums of every money figure; win and its drop over the tables whose win is known
-(`tables_incomplete` counts the others); hold recomputed from those sums, never averaged.
+- Rollups (per shift and pit, per shift and casino) are sums over the **complete** tables only
+  (opener and closer counted and, where the casino counts per shift, the soft count signed); the
+  incomplete ones are listed apart (`incomplete_tables`) and counted in `tables_incomplete`.
+  Hold is recomputed from the sums, never averaged (`rollup`, a pure function of the table rows).
+- The drop the win is based on (`drop_basis`) is the counted drop when the count team's signed
+  count exists, else the estimated drop (buy-ins typed at the terminals); both are shown, with
+  their difference (`drop_difference_cents` = counted - estimated).
+- Provisional: a table row whose shift had not ended when it was stored, or has not ended now, or
+  with a count missing; the payload is provisional when any of its rows is (with the reasons).
+- The daily report (when all three shifts are asked for) is per table, pit and casino over the
+  gaming day: each table's shifts summed; when the casino counts once per gaming day its counted
+  drop is the day's signed soft count.
 """
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Case, Count, IntegerField, Prefetch, Q, QuerySet, Sum, Value, When
+from django.conf import settings
+from django.db.models import Case, IntegerField, Prefetch, QuerySet, Value, When
+from django.utils import timezone
 
-from casino.models import ShiftReport, ShiftReportLine
+from casino.models import WHOLE_DAY, ShiftReport, ShiftReportLine, SoftCount
 from casino.reports.figures import expected_hold_bp, hold_basis_points, hold_outside, hold_percent_text
 from casino.reports.house_edges import kind_sort_key
+from kernel.gaming_day import shift_bounds
 
 SHIFT_ORDER = ("day", "swing", "grave")
+DAILY = "daily"
 
+# Summed over the complete tables of a rollup (and over the shifts of a table's day).
 _SUMMED = (
     "opener_cents",
     "closer_cents",
@@ -32,7 +47,14 @@ _SUMMED = (
     "payouts_cents",
     "house_net_cents",
     "theo_win_cents",
+    "estimated_drop_cents",
 )
+_MISSING_COUNTS = {
+    "no_opener": "no opener",
+    "no_closer": "no closer",
+    "no_soft_count": "no soft count",
+    "shift_not_reported": "a shift has no report",
+}
 
 
 def _shift_rank() -> Case:
@@ -69,7 +91,12 @@ def _kind_payload(
     return payload
 
 
-def table_payload(report: ShiftReport) -> dict[str, Any]:
+def _difference(counted: int | None, estimated: int) -> int | None:
+    return counted - estimated if counted is not None else None
+
+
+def table_payload(report: ShiftReport, *, now: dt.datetime | None = None) -> dict[str, Any]:
+    ended = shift_bounds(report.gaming_day, report.shift)[1] <= (now or timezone.now())
     return {
         "level": "table",
         "gaming_day": report.gaming_day.isoformat(),
@@ -97,6 +124,13 @@ def table_payload(report: ShiftReport) -> dict[str, Any]:
         "theo_win_cents": report.theo_win_cents,
         "flags": list(report.flags),
         "generated_at": report.generated_at.isoformat(),
+        "estimated_drop_cents": report.estimated_drop_cents,
+        "counted_drop_cents": report.counted_drop_cents,
+        "drop_difference_cents": _difference(report.counted_drop_cents, report.estimated_drop_cents),
+        "drop_basis": report.drop_basis,
+        "complete": report.complete,
+        "provisional": report.provisional or not ended,
+        "shift_ended": ended,
         "by_kind": [
             _kind_payload(
                 line.kind,
@@ -111,83 +145,216 @@ def table_payload(report: ShiftReport) -> dict[str, Any]:
     }
 
 
-def _rollup_payload(level: str, row: dict[str, Any], kinds: list[dict[str, Any]]) -> dict[str, Any]:
-    win = row["sum_win"] if row["n_complete"] else None
-    hold_bp = hold_basis_points(win_cents=win, drop_cents=row["sum_complete_drop"])
+def incomplete_reasons(table: dict[str, Any]) -> list[str]:
+    """Why a table row is left out of the rollups, in words."""
+    reasons = [text for flag, text in _MISSING_COUNTS.items() if flag in table["flags"]]
+    return reasons or ["win unknown"]
+
+
+def _kinds_summed(tables: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for table in tables:
+        for kind in table["by_kind"]:
+            row = sums[kind["kind"]]
+            row[0] += kind["wagers"]
+            row[1] += kind["handle_cents"]
+            row[2] += kind["payouts_cents"]
+            row[3] += kind["theo_win_cents"]
+    return [_kind_payload(kind, *sums[kind]) for kind in sorted(sums, key=kind_sort_key)]
+
+
+def _drop_basis(complete: Sequence[dict[str, Any]]) -> str:
+    bases = {table["drop_basis"] for table in complete}
+    return bases.pop() if len(bases) == 1 else ("mixed" if bases else "estimated")
+
+
+def rollup(level: str, tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The pit or casino rollup of table rows of one shift (or of one gaming day): every figure
+    summed over the complete tables, the others listed apart. Pure: it reads only `tables`."""
+    first = tables[0]
+    complete = [t for t in tables if t["complete"]]
+    win = sum(t["win_cents"] for t in complete) if complete else None
+    drop = sum(t["drop_cents"] for t in complete)
+    hold_bp = hold_basis_points(win_cents=win, drop_cents=drop)
+    counted = [t for t in complete if t["counted_drop_cents"] is not None]
     payload: dict[str, Any] = {
         "level": level,
-        "gaming_day": row["gaming_day"].isoformat(),
-        "shift": row["shift"],
-        "casino": {"id": row["pit__casino_id"], "name": row["pit__casino__name"]},
+        "gaming_day": first["gaming_day"],
+        "shift": first["shift"],
+        "casino": first["casino"],
     }
     if level == "pit":
-        payload["pit"] = {"id": row["pit_id"], "name": row["pit__name"]}
+        payload["pit"] = first["pit"]
     payload.update(
         {
-            "tables": row["n_tables"],
-            "tables_incomplete": row["n_tables"] - row["n_complete"],
-            **{name: row[f"sum_{name}"] for name in _SUMMED[:6]},
+            "tables": len(tables),
+            "tables_incomplete": len(tables) - len(complete),
+            **{name: sum(t[name] or 0 for t in complete) for name in _SUMMED[:6]},
             "win_cents": win,
             "hold_bp": hold_bp,
             "hold_percent": hold_percent_text(hold_bp),
             "hold_outside_range": hold_outside(hold_bp),
-            **{name: row[f"sum_{name}"] for name in _SUMMED[6:]},
-            "win_minus_house_net_cents": row["sum_win_minus_house_net"] if row["n_complete"] else None,
-            "by_kind": kinds,
+            **{name: sum(t[name] for t in complete) for name in _SUMMED[6:]},
+            "win_minus_house_net_cents": sum(t["win_minus_house_net_cents"] for t in complete)
+            if complete
+            else None,
+            "counted_drop_cents": sum(t["counted_drop_cents"] for t in counted) if counted else None,
+            "drop_difference_cents": sum(t["drop_difference_cents"] for t in counted) if counted else None,
+            "drop_basis": _drop_basis(complete),
+            "provisional": any(t["provisional"] for t in tables),
+            "incomplete_tables": [
+                {"table": t["table"], "pit": t["pit"], "reasons": incomplete_reasons(t)}
+                for t in tables
+                if not t["complete"]
+            ],
+            "by_kind": _kinds_summed(complete),
         }
     )
     return payload
 
 
-def _rollups(base: QuerySet[ShiftReport], *, level: str) -> list[dict[str, Any]]:
-    group = ["gaming_day", "shift", "pit__casino_id", "pit__casino__name"]
-    if level == "pit":
-        group += ["pit_id", "pit__name"]
-    complete = Q(win_cents__isnull=False)
-    rows = (
-        base.values(*group)
-        .annotate(
-            n_tables=Count("id"),
-            n_complete=Count("id", filter=complete),
-            sum_win=Sum("win_cents", filter=complete, default=0),
-            sum_complete_drop=Sum("drop_cents", filter=complete, default=0),
-            sum_win_minus_house_net=Sum("win_minus_house_net_cents", filter=complete, default=0),
-            **{f"sum_{name}": Sum(name, default=0) for name in _SUMMED},
-            shift_rank=_shift_rank(),
+def rollups(tables: Sequence[dict[str, Any]], *, level: str) -> list[dict[str, Any]]:
+    """Rollups of table rows per shift and pit, or per shift and casino, in report order."""
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    for table in tables:
+        key: tuple[Any, ...] = (table["shift"], table["casino"]["name"], table["casino"]["id"])
+        if level == "pit":
+            key += (table["pit"]["name"], table["pit"]["id"])
+        groups[key].append(table)
+    order = (*SHIFT_ORDER, DAILY)
+    return [
+        rollup(level, groups[key])
+        for key in sorted(groups, key=lambda k: (order.index(k[0]) if k[0] in order else len(order), *k[1:]))
+    ]
+
+
+def _daily_table(
+    shifts: dict[str, dict[str, Any]], *, day_count: int | None, per_day: bool, now: dt.datetime
+) -> dict[str, Any]:
+    """One table's gaming day from its stored shift rows (`shifts`: by shift name)."""
+    rows = [shifts[name] for name in SHIFT_ORDER if name in shifts]
+    first = rows[0]
+    flags = sorted({flag for row in rows for flag in row["flags"]} - {"idle"})
+    if len(rows) < len(SHIFT_ORDER):
+        flags.append("shift_not_reported")
+    if per_day:
+        counted = day_count
+        flags = [flag for flag in flags if flag != "no_soft_count"]
+        idle = all("idle" in row["flags"] for row in rows)
+        if counted is None and not idle:
+            flags.append("no_soft_count")
+    else:
+        # An idle shift needs no count: the day is counted once every shift in play is.
+        counted_rows = [row["counted_drop_cents"] for row in rows if "idle" not in row["flags"]]
+        counted = (
+            sum(c for c in counted_rows if c is not None)
+            if counted_rows and all(c is not None for c in counted_rows)
+            else None
         )
-        .order_by("shift_rank", "pit__casino__name", *(["pit__name"] if level == "pit" else []))
+    estimated = sum(row["estimated_drop_cents"] for row in rows)
+    sums = {name: sum(row[name] for row in rows) for name in _SUMMED[2:]}
+    counts_known = all(row["win_cents"] is not None for row in rows)
+    drop = counted if counted is not None else estimated
+    win: int | None = None
+    if counts_known:
+        # Each shift's win less its own drop, plus the day's drop: the same sum whichever drop.
+        win = sum(row["win_cents"] - row["drop_cents"] for row in rows) + drop
+    complete = counts_known and not {"no_opener", "no_closer", "no_soft_count", "shift_not_reported"} & set(
+        flags
     )
-    line_group = ["report__shift", "report__pit__casino_id"] + (["report__pit_id"] if level == "pit" else [])
-    kinds: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
-    for line in (
-        ShiftReportLine.objects.filter(report__in=base.values("pk"))
-        .values(*line_group, "kind")
-        .annotate(w=Sum("wagers"), h=Sum("handle_cents"), p=Sum("payouts_cents"), t=Sum("theo_win_cents"))
-        .order_by()
-    ):
-        kinds[tuple(line[g] for g in line_group)].append(
-            _kind_payload(line["kind"], line["w"], line["h"], line["p"], line["t"])
-        )
-    result = []
-    for row in rows:
-        key = (row["shift"], row["pit__casino_id"]) + ((row["pit_id"],) if level == "pit" else ())
-        result.append(_rollup_payload(level, row, sorted(kinds[key], key=lambda k: kind_sort_key(k["kind"]))))
-    return result
-
-
-def shift_report_payload(*, gaming_day: dt.date, shifts: Sequence[str]) -> dict[str, Any]:
-    """Everything the API, the CSV and the PDF show for a gaming day's shifts."""
-    reports = list_shift_reports(gaming_day=gaming_day, shifts=shifts)
-    tables = [table_payload(report) for report in reports]
-    base = ShiftReport.objects.filter(gaming_day=gaming_day, shift__in=list(shifts))
-    low, high = expected_hold_bp()
+    hold_bp = hold_basis_points(win_cents=win, drop_cents=drop)
+    day_end = shift_bounds(dt.date.fromisoformat(first["gaming_day"]), SHIFT_ORDER[-1])[1]
+    by_kind = _kinds_summed(rows)
     return {
+        "level": "table",
+        "gaming_day": first["gaming_day"],
+        "shift": DAILY,
+        "shifts": [row["shift"] for row in rows],
+        "casino": first["casino"],
+        "pit": first["pit"],
+        "table": first["table"],
+        # The day's first opener and last closer (a table closed early is idle in later shifts).
+        "opener_cents": next((row["opener_cents"] for row in rows if row["opener_cents"] is not None), None),
+        "closer_cents": next(
+            (row["closer_cents"] for row in reversed(rows) if row["closer_cents"] is not None), None
+        ),
+        **sums,
+        "drop_cents": drop,
+        "win_cents": win,
+        "hold_bp": hold_bp,
+        "hold_percent": hold_percent_text(hold_bp),
+        "hold_outside_range": hold_outside(hold_bp),
+        "win_minus_house_net_cents": win - sums["house_net_cents"] if win is not None else None,
+        "flags": flags,
+        "counted_drop_cents": counted,
+        "drop_difference_cents": _difference(counted, estimated),
+        "drop_basis": "counted" if counted is not None else "estimated",
+        "complete": complete,
+        "provisional": not complete or day_end > now or any(row["provisional"] for row in rows),
+        "by_kind": by_kind,
+    }
+
+
+def _daily(gaming_day: dt.date, tables: Sequence[dict[str, Any]], *, now: dt.datetime) -> dict[str, Any]:
+    per_day = str(getattr(settings, "CASINO_SOFT_COUNT_PER", "shift")) == "day"
+    day_counts: dict[int, int] = {}
+    if per_day:
+        for table_id, total in (
+            SoftCount.objects.filter(gaming_day=gaming_day, shift=WHOLE_DAY, witnessed_by__isnull=False)
+            .order_by("pk")
+            .values_list("table_id", "total_cents")
+        ):
+            day_counts[table_id] = total  # ascending pk: a signed correction replaces its original
+    by_table: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for table in tables:
+        by_table[table["table"]["id"]][table["shift"]] = table
+    daily_tables = [
+        _daily_table(shifts, day_count=day_counts.get(table_id), per_day=per_day, now=now)
+        for table_id, shifts in by_table.items()
+    ]
+    daily_tables.sort(key=lambda t: (t["casino"]["name"], t["pit"]["name"], t["table"]["name"]))
+    return {
+        "gaming_day": gaming_day.isoformat(),
+        "tables": daily_tables,
+        "pits": rollups(daily_tables, level="pit"),
+        "casinos": rollups(daily_tables, level="casino"),
+        "provisional": any(t["provisional"] for t in daily_tables),
+    }
+
+
+def _provisional_reasons(tables: Sequence[dict[str, Any]]) -> list[str]:
+    reasons: dict[str, None] = {}
+    for table in tables:
+        if not table["shift_ended"]:
+            reasons[f"the {table['shift']} shift has not ended"] = None
+    for table in tables:
+        missing = [text for flag, text in _MISSING_COUNTS.items() if flag in table["flags"]]
+        if missing:
+            reasons[f"{table['table']['name']} {table['shift']}: {' and '.join(missing)}"] = None
+    return list(reasons)
+
+
+def shift_report_payload(
+    *, gaming_day: dt.date, shifts: Sequence[str], now: dt.datetime | None = None
+) -> dict[str, Any]:
+    """Everything the API, the CSV and the PDF show for a gaming day's shifts (and, for all three
+    shifts, the daily report under `daily`)."""
+    now = now or timezone.now()
+    tables = [
+        table_payload(report, now=now) for report in list_shift_reports(gaming_day=gaming_day, shifts=shifts)
+    ]
+    low, high = expected_hold_bp()
+    reasons = _provisional_reasons(tables)
+    payload: dict[str, Any] = {
         "gaming_day": gaming_day.isoformat(),
         "shifts": [s for s in SHIFT_ORDER if s in shifts],
         "expected_hold_bp": {"low": low, "high": high},
+        "soft_count_per": str(getattr(settings, "CASINO_SOFT_COUNT_PER", "shift")),
+        "provisional": any(t["provisional"] for t in tables),
+        "provisional_reasons": reasons,
         "tables": tables,
-        "pits": _rollups(base, level="pit"),
-        "casinos": _rollups(base, level="casino"),
+        "pits": rollups(tables, level="pit"),
+        "casinos": rollups(tables, level="casino"),
         "hold_outliers": [
             {
                 "shift": t["shift"],
@@ -200,3 +367,6 @@ def shift_report_payload(*, gaming_day: dt.date, shifts: Sequence[str]) -> dict[
             if t["hold_outside_range"]
         ],
     }
+    if set(SHIFT_ORDER) <= set(shifts) and tables:
+        payload["daily"] = _daily(gaming_day, tables, now=now)
+    return payload

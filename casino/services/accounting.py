@@ -27,8 +27,10 @@ it active and open *in the current shift* (`casino.services.table_state`, the sa
 and shoes follow): at a shift change the supervisor closes the ended shift (the closer
 belongs to the shift its opener opened: "date and shift ended") and opens the new one. A table has
 one opener and one closer per shift (a unique constraint): a table closed during a shift reopens
-in the next one. A closer written after its shift ended, and a void of an approved slip of an
-ended shift, enqueue that shift's report regeneration once they commit.
+in the next one. Every change to what a shift report shows (an opener, a closer, a buy-in, a
+slip requested, approved or voided) enqueues, once it commits, the regeneration of the table's
+report of the shift it belongs to when that report is stored already or its shift has ended
+(`casino.services.report_refresh`): a stored report never goes stale.
 """
 
 import datetime as dt
@@ -58,10 +60,13 @@ from casino.models import (
     Terminal,
 )
 from casino.selectors import get_open_round
+from casino.services import title31
+from casino.services.patrons import resolve_patron
+from casino.services.report_refresh import refresh_reports_on_commit
 from casino.services.table_state import TableUse, check_table_in_play
 from casino.services.terminals import session_is_live
 from kernel.errors import ConflictError, ForbiddenError, ServiceError
-from kernel.gaming_day import gaming_day_and_shift, shift_bounds
+from kernel.gaming_day import gaming_day_and_shift
 
 # The chip denominations in use, in cents: 50c, $1, $2.50, $5, $25, $100, $500, $1,000, $5,000, $10,000.
 CHIP_DENOMINATIONS_CENTS: frozenset[int] = frozenset(
@@ -76,8 +81,6 @@ _SLIP_MOVES: dict[str, MovementKind] = {
 }
 # The tray's side of an approved slip: a fill adds chips to the tray, a credit takes them away.
 _TRAY_SIGN: dict[str, int] = {SlipKind.FILL: 1, SlipKind.CREDIT: -1}
-
-REGENERATE_TASK = "casino.tasks.regenerate_shift_report"
 
 
 # --- checks ------------------------------------------------------------------------------------
@@ -227,6 +230,7 @@ def open_table(
             "transfer_cents": total_cents - tray,
         },
     )
+    refresh_reports_on_commit(table_id=table.pk, gaming_day=gaming_day, shifts=[shift], now=now)
     return opener
 
 
@@ -279,9 +283,7 @@ def close_table(
             "variance_cents": total_cents - tray,
         },
     )
-    if shift_bounds(opener.gaming_day, opener.shift)[1] <= now:
-        # Closed after its shift ended (a late count): the report is regenerated once this commits.
-        _regenerate_on_commit(table_id=table.pk, gaming_day=opener.gaming_day, shift=opener.shift)
+    refresh_reports_on_commit(table_id=table.pk, gaming_day=opener.gaming_day, shifts=[opener.shift], now=now)
     return closer
 
 
@@ -298,6 +300,7 @@ def record_buy_in(
     player: str,
     actor: AuditActor,
     now: dt.datetime,
+    patron_number: int | None = None,
 ) -> BuyIn:
     if terminal.dealer is None:
         raise ForbiddenError("dealer_not_signed_in", "A dealer must be signed in at this terminal.")
@@ -305,6 +308,7 @@ def record_buy_in(
         raise ServiceError("invalid_seat", f"Seats are numbered 1 to 7, not {seat}.", field="seat")
     if method not in BuyInMethod.values:
         raise ServiceError("invalid_method", "A buy-in is `cash` or `marker`.", field="method")
+    patron = resolve_patron(patron_number)
     table, count = lock_table(table_id=terminal.table_id)
     check_table_in_play(table, count, use=TableUse.MONEY, now=now)
     transaction_ = ledger.post(
@@ -320,6 +324,7 @@ def record_buy_in(
         amount_cents=amount_cents,
         method=method,
         player=player,
+        patron=patron,
         terminal=terminal,
         dealer=terminal.dealer,
         created_at=now,
@@ -327,6 +332,7 @@ def record_buy_in(
         shift=transaction_.shift,
         transaction=transaction_,
     )
+    title31.record_cash_in(buy_in=buy_in, actor=actor, now=now)
     _audit(
         event_type="casino.buy_in.recorded",
         actor=actor,
@@ -335,8 +341,15 @@ def record_buy_in(
         subject_id=buy_in.pk,
         label=f"{method} buy-in of {amount_cents}c at {table.name} seat {seat}",
         now=now,
-        after={"seat": seat, "amount_cents": amount_cents, "method": method, "player": player},
+        after={
+            "seat": seat,
+            "amount_cents": amount_cents,
+            "method": method,
+            "player": player,
+            "patron": patron.number if patron else None,
+        },
     )
+    refresh_reports_on_commit(table_id=table.pk, gaming_day=buy_in.gaming_day, shifts=[buy_in.shift], now=now)
     return buy_in
 
 
@@ -400,6 +413,7 @@ def request_slip(
         now=now,
         after={"number": slip.number, "amount_cents": amount_cents, "chips": counted, "status": slip.status},
     )
+    refresh_reports_on_commit(table_id=table.pk, gaming_day=gaming_day, shifts=[shift], now=now)
     return slip
 
 
@@ -454,23 +468,9 @@ def approve_slip(
         before={"status": SlipStatus.PENDING},
         after={"status": slip.status, "amount_cents": slip.amount_cents, "transaction": slip.transaction.pk},
     )
+    for day, shift in {(slip.gaming_day, slip.shift), (slip.transaction.gaming_day, slip.transaction.shift)}:
+        refresh_reports_on_commit(table_id=table.pk, gaming_day=day, shifts=[shift], now=now)
     return slip
-
-
-def _enqueue_regeneration(*, table_id: int, gaming_day: dt.date, shift: str) -> None:
-    from celery import current_app as app  # the configured app, whichever process this runs in
-
-    app.send_task(
-        REGENERATE_TASK, kwargs={"table_id": table_id, "gaming_day": gaming_day.isoformat(), "shift": shift}
-    )
-
-
-def _regenerate_on_commit(*, table_id: int, gaming_day: dt.date, shift: str) -> None:
-    """Enqueue the regeneration of a past shift's report once the correction commits (by name: the
-    services do not import the task layer). A broker failure is logged, never undoes the change."""
-    transaction.on_commit(
-        lambda: _enqueue_regeneration(table_id=table_id, gaming_day=gaming_day, shift=shift), robust=True
-    )
 
 
 @transaction.atomic
@@ -526,7 +526,10 @@ def void_slip(
         before={"status": was},
         after={"status": slip.status, "reason": reason, "reversal": reversal.pk if reversal else None},
     )
-    if reversal is not None and shift_bounds(reversal.gaming_day, reversal.shift)[1] <= now:
-        # A late correction of a shift that has ended: its report is regenerated once this commits.
-        _regenerate_on_commit(table_id=table.pk, gaming_day=reversal.gaming_day, shift=reversal.shift)
+    # The slip's own shift (its pending flag) and, for an approved slip, the shift of its approval.
+    for day, shift in {
+        (slip.gaming_day, slip.shift),
+        *([(reversal.gaming_day, reversal.shift)] if reversal else []),
+    }:
+        refresh_reports_on_commit(table_id=table.pk, gaming_day=day, shifts=[shift], now=now)
     return slip

@@ -2,6 +2,7 @@
 
 import datetime as dt
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -59,6 +60,7 @@ class ProvisionedStaff:
     role: str
     password: str
     token: str
+    pits: tuple[Pit, ...] = ()
 
 
 def _ratio(text: str) -> tuple[int, int]:
@@ -135,14 +137,49 @@ def provision_table(
     )
 
 
+# The roles that run pits (DESIGN.md, Roles): the others see every pit and are assigned none.
+PIT_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS)
+
+
+def _pits_named(names: Sequence[str], *, role: str) -> list[Pit]:
+    """The pits named, each existing in exactly one casino; any other name is refused."""
+    if not names:
+        return []
+    if role not in PIT_ROLES:
+        raise ServiceError(
+            "pits_not_for_role",
+            f"Only floor supervisors and pit bosses run pits; the {role} role sees every pit.",
+            field="pits",
+        )
+    pits: list[Pit] = []
+    for name in dict.fromkeys(names):
+        found = list(Pit.objects.select_related("casino").filter(name=name)[:2])
+        if not found:
+            known = ", ".join(repr(n) for n in Pit.objects.order_by("name").values_list("name", flat=True))
+            raise ServiceError(
+                "unknown_pit", f"No pit named {name!r} (pits: {known or 'none'}).", field="pits"
+            )
+        if len(found) > 1:
+            raise ServiceError(
+                "ambiguous_pit",
+                f"More than one casino has a pit named {name!r}: assign it in the admin site (staff profiles).",
+                field="pits",
+            )
+        pits.append(found[0])
+    return pits
+
+
 @transaction.atomic
 def create_staff(
-    *, username: str, role: str, password: str | None = None, now: dt.datetime
+    *, username: str, role: str, password: str | None = None, pits: Sequence[str] = (), now: dt.datetime
 ) -> ProvisionedStaff:
+    """A staff account with its role, API token and, for a floor supervisor or pit boss, the pits
+    (by name) they run."""
     if role not in StaffRole.values:
         raise ServiceError(
             "invalid_role", f"Role must be one of {', '.join(StaffRole.values)}.", field="role"
         )
+    assigned = _pits_named(pits, role=role)
     user_model = get_user_model()
     if user_model.objects.filter(username=username).exists():
         raise ConflictError("user_exists", f"A user named {username!r} already exists.")
@@ -151,7 +188,8 @@ def create_staff(
     user = user_model.objects.create_user(
         username=username, password=password, is_staff=True, is_superuser=is_admin
     )
-    StaffProfile.objects.create(user=user, role=role)
+    profile = StaffProfile.objects.create(user=user, role=role)
+    profile.pits.set(assigned)
     key = new_api_key()
     StaffToken.objects.create(user=user, key_prefix=key.prefix, key_hash=key.key_hash)
     record_event(
@@ -162,7 +200,7 @@ def create_staff(
         subject_type="user",
         subject_id=str(user.pk),
         subject_label=username,
-        after={"role": role},
+        after={"role": role, **({"pits": [pit.name for pit in assigned]} if assigned else {})},
         occurred_at=now,
     )
-    return ProvisionedStaff(user=user, role=role, password=password, token=key.key)
+    return ProvisionedStaff(user=user, role=role, password=password, token=key.key, pits=tuple(assigned))

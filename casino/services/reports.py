@@ -45,6 +45,11 @@ _FIGURE_FIELDS = [
     "theo_win_cents",
     "flags",
     "generated_at",
+    "estimated_drop_cents",
+    "counted_drop_cents",
+    "drop_basis",
+    "complete",
+    "provisional",
 ]
 
 
@@ -85,6 +90,11 @@ def _row(figures: TableFigures, *, now: dt.datetime) -> ShiftReport:
         theo_win_cents=figures.theo_win_cents,
         flags=list(figures.flags),
         generated_at=now,
+        estimated_drop_cents=figures.estimated_drop_cents,
+        counted_drop_cents=figures.counted_drop_cents,
+        drop_basis=figures.drop_basis,
+        complete=figures.complete,
+        provisional=figures.provisional,
     )
 
 
@@ -107,7 +117,7 @@ def produce_shift_reports(
         if missing:
             raise ServiceError("unknown_table", f"No table {', '.join(str(t) for t in sorted(missing))}.")
     _lock_shift(gaming_day=gaming_day, shift=shift)
-    figures = compute_shift_figures(gaming_day=gaming_day, shift=shift, table_ids=table_ids)
+    figures = compute_shift_figures(gaming_day=gaming_day, shift=shift, table_ids=table_ids, now=now)
     rows = ShiftReport.objects.bulk_create(
         [_row(f, now=now) for f in figures],
         update_conflicts=True,
@@ -142,10 +152,27 @@ def produce_shift_reports(
             "tables": [f.table_id for f in figures],
             "win_cents": sum(f.win_cents or 0 for f in figures),
             "drop_cents": sum(f.drop_cents for f in figures),
+            "provisional": any(f.provisional for f in figures),
         },
         occurred_at=now,
     )
     return rows
+
+
+def refresh_running_shift_reports(*, actor: AuditActor, now: dt.datetime) -> list[ShiftReport]:
+    """Regenerate the stored reports of the shift under way (those someone asked for early): a
+    settled round changes them without enqueueing anything (the terminal's settle stays within its
+    statement budget), so beat refreshes them every minute until the shift ends and its final
+    report is written."""
+    gaming_day, shift = gaming_day_and_shift(now)
+    table_ids = list(
+        ShiftReport.objects.filter(gaming_day=gaming_day, shift=shift).values_list("table_id", flat=True)
+    )
+    if not table_ids:
+        return []
+    return produce_shift_reports(
+        gaming_day=gaming_day, shift=shift, table_ids=table_ids, actor=actor, now=now
+    )
 
 
 def last_finished_shift(*, now: dt.datetime) -> tuple[dt.date, str]:

@@ -9,7 +9,7 @@ entries, records the audit event, and returns the snapshot the API presents.
 
 import datetime as dt
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -42,9 +42,13 @@ from casino.models import (
     WagerSource,
 )
 from casino.selectors import RoundSnapshot, players_of, round_state, shoe_in_play
+from casino.services.patrons import resolve_patron_ids
+from casino.services.report_refresh import refresh_reports_on_commit
+from casino.services.rule_changes import apply_due_rule_change
 from casino.services.table_state import TableUse, check_table_in_play
 from casino.side_bets import side_bet_for
 from kernel.errors import ConflictError, ForbiddenError
+from kernel.gaming_day import gaming_day_and_shift
 from kernel.rows import Insert, Update, run_together
 
 
@@ -228,7 +232,7 @@ class _Statements:
 
     def __init__(self) -> None:
         self.insert_events = Insert(RoundEvent, _EVENT_FIELDS)
-        self.insert_seats = Insert(RoundSeat, ("round", "seat", "player"))
+        self.insert_seats = Insert(RoundSeat, ("round", "seat", "player", "patron"))
         self.insert_settlement = Insert(Settlement, returning_pk=True)
         self.insert_lines = Insert(SettlementLine)
         self.insert_wagers = Insert(
@@ -271,10 +275,13 @@ def open_round(
     players: dict[int, str],
     actor: AuditActor,
     now: dt.datetime,
+    patrons: Mapping[int, int] | None = None,
 ) -> RoundSnapshot:
+    """`patrons`: the patron number of each seat that names one (resolved in one query, only when
+    some seat does)."""
     if terminal.dealer_id is None:
         raise ForbiddenError("dealer_not_signed_in", "A dealer must be signed in at this terminal.")
-    locked = lock_table_for_new_round(table_id=terminal.table_id)
+    locked = lock_table_for_new_round(table_id=terminal.table_id, now=now)
     table = locked.table
     check_table_in_play(table, locked.latest_count, use=TableUse.NEW_PLAY, now=now)
     if table.game != GameKind.TIE_BONUS:
@@ -284,6 +291,8 @@ def open_round(
     shoe = locked.shoe
     if shoe is None:
         raise ConflictError("no_open_shoe", "The table has no open shoe; open one first.")
+    if locked.rule_change_due:  # approved limits or house rules whose time has come: from this round on
+        apply_due_rule_change(table=table, now=now)
     side_bet = side_bet_for(table.game)
     validated = validate_wagers(
         seats=seats, limits=table_limits_for(table), side_bet=side_bet.side_bet if side_bet else None
@@ -291,6 +300,7 @@ def open_round(
     in_force = side_bet.terms_in_force() if side_bet else None
     if in_force is None:
         raise ConflictError("no_approved_paytable", "No paytable has been approved yet.")
+    patron_ids = resolve_patron_ids(list(patrons.values()), field="seats.patron") if patrons else {}
     rules = house_rules_for(table)
     rules = type(rules)(**{**{f: getattr(rules, f) for f in rules.__slots__}, "decks": shoe.decks})
     opened = engine.open_round(seats=validated, rules=rules)
@@ -320,7 +330,10 @@ def open_round(
     at = _RoundAtTable(round_, state=opened, events_stored=0)
     at.write_with_step(
         _statements().insert_seats.statement(
-            [(round_.pk, w.seat, players.get(w.seat) or "") for w in validated]
+            [
+                (round_.pk, w.seat, players.get(w.seat) or "", patron_ids.get((patrons or {}).get(w.seat, 0)))
+                for w in validated
+            ]
         )
     )
     at.write_with_step(
@@ -558,4 +571,7 @@ def void_round(
         before={"seq": seq, "state": "open"},
         after={"seq": at.round.seq, "reason": reason, "returned_cents": returned.paid_cents},
     )
+    # The void counts in the current shift's report (rounds voided): keep a stored one current.
+    gaming_day, shift = gaming_day_and_shift(now)
+    refresh_reports_on_commit(table_id=at.table.pk, gaming_day=gaming_day, shifts=[shift], now=now)
     return at.snapshot()

@@ -1,12 +1,11 @@
 from typing import Any
 
-from django.db.backends.postgresql import base
-
 from config.embedded_postgres.server import start_server
+from kernel.postgresql import base
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
-    """PostgreSQL, with the server started (or joined) on the first connection of the process."""
+    """PostgreSQL (the kernel's backend), with the server started (or joined) on the first connection of the process."""
 
     def get_connection_params(self) -> dict[str, Any]:
         host, port = start_server()

@@ -4,4 +4,5 @@ from floor.live import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("pit-map/", views.pit_map, name="pit_map"),
 ]

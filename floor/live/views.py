@@ -1,9 +1,31 @@
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils import timezone
 
-from floor.access import console_view, visible_tables
+from casino.models import StaffRole
+from floor.access import CONSOLE_ROLES, console_view, may_act_on_tables, role_of, visible_tables
+from floor.live.figures import floor_view
+
+
+def _pit_map_context(request: HttpRequest) -> dict[str, object]:
+    return {
+        "floor": floor_view(tables=visible_tables(request.user), now=timezone.now()),
+        "may_act": may_act_on_tables(request.user),
+    }
+
+
+@console_view(*CONSOLE_ROLES, StaffRole.CAGE_CASHIER, StaffRole.COUNT_TEAM)
+def home(request: HttpRequest) -> HttpResponse:
+    """The floor: the pit map of the tables this user's role and pits show. A cage cashier's
+    console is the cage and a count team member's the soft count: signing in lands them there."""
+    if role_of(request.user) == StaffRole.CAGE_CASHIER:
+        return redirect("floor:cage")
+    if role_of(request.user) == StaffRole.COUNT_TEAM:
+        return redirect("floor:count")
+    return render(request, "floor/live/floor.html", _pit_map_context(request))
 
 
 @console_view()
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "floor/live/floor.html", {"tables": visible_tables(request.user)})
+def pit_map(request: HttpRequest) -> HttpResponse:
+    """The pit map alone, which the floor page fetches every few seconds to refresh itself."""
+    return render(request, "floor/live/_pit_map.html", _pit_map_context(request))

@@ -1,7 +1,7 @@
 """Paytable approval tests: staff actors, small shoes, and shortcuts through the services.
 
-A full 6-deck review takes about a minute, so every report here is computed on a small custom
-shoe (`SMALL_SHOE`, five card values, a fraction of a second) with few simulated split rounds.
+A full 6-deck review takes a few seconds, so every report here is computed on a small custom
+shoe (`SMALL_SHOE`, five card values, a fraction of a second).
 On that shoe the paytable of all-1 pays flags nothing, and the default paytable is flagged
 (the player can steer towards ties that the default pays reward).
 """
@@ -29,7 +29,6 @@ SMALL_SHOE_ARG = ",".join(str(count) for count in SMALL_SHOE)
 LOW_PAYS: dict[str, int] = {kind.value: 1 for kind in BONUS_KINDS}  # flags nothing on SMALL_SHOE
 DEFAULT: dict[str, int] = {str(kind): pays for kind, pays in DEFAULT_PAYS.items()}  # flagged on SMALL_SHOE
 SYSTEM = AuditActor(kind="system", username="tests")
-SPLIT_SAMPLES = 10
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,7 @@ def compute(
     version: int, *, composition: tuple[int, ...] = SMALL_SHOE, workers: int = 0
 ) -> PaytableVersion | None:
     return services.compute_paytable_report(
-        version=version, actor=SYSTEM, composition=composition, split_samples=SPLIT_SAMPLES, workers=workers
+        version=version, actor=SYSTEM, composition=composition, workers=workers
     )
 
 

@@ -14,7 +14,7 @@ from tests.bonus_tie.conftest import DEFAULT, SMALL_SHOE_ARG, Staff, propose
 
 pytestmark = pytest.mark.django_db
 
-SMALL = ["--shoe", SMALL_SHOE_ARG, "--split-samples", "10", "--workers", "0"]
+SMALL = ["--shoe", SMALL_SHOE_ARG, "--workers", "0"]
 
 
 def run(*args: str) -> tuple[str, str]:
@@ -39,6 +39,13 @@ def test_it_prints_the_report_of_the_version_in_force_with_a_progress_bar() -> N
     assert any(line.startswith("Flagged: T17") for line in lines)  # the default pays, steered, on this shoe
     assert lines[-1].startswith("Elapsed: ")
     assert lines[-1].endswith(" s (in this process)")
+    assert ", CPU " in lines[-1]
+    # Every figure is exact and says which model it comes from; nothing is simulated.
+    assert "std err" not in out
+    assert "basic strategy, exact, re-splits to 4 hands" in out
+    assert "composition-dependent play, exact, re-splits to 4 hands" in out
+    assert "basic strategy, exact, one split (no re-split) (the steering model)" in out
+    assert "Break-even pays under steering" in out
     # The bar counts the dealer's up cards: five card values in this shoe.
     assert "computing, by dealer up card" in err
     assert "5/5" in err
@@ -57,9 +64,10 @@ def test_it_reports_a_named_version_under_the_rules_asked_for(pit_boss: Staff) -
 
 def test_two_worker_processes_print_the_same_figures() -> None:
     serial, _ = run(*SMALL)
-    parallel, _ = run("--shoe", SMALL_SHOE_ARG, "--split-samples", "10", "--workers", "2")
+    parallel, _ = run("--shoe", SMALL_SHOE_ARG, "--workers", "2")
 
     assert serial.splitlines()[:-1] == parallel.splitlines()[:-1]
+    assert serial.splitlines()[-1].endswith("(in this process)")
     assert parallel.splitlines()[-1].endswith("(2 worker processes)")
 
 

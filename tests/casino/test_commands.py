@@ -62,6 +62,18 @@ def test_create_staff_prints_password_and_token() -> None:
     assert StaffProfile.objects.get(user=token.user).role == "pit_boss"
 
 
+def test_create_staff_assigns_a_pit_boss_the_pits_named() -> None:
+    run("provision_table", *IN_A_NEW_PIT, "--name", "BJ-10", "--decks", "6")
+    run("provision_table", "--pit", "High limit", "--create-pit", "--name", "BJ-11", "--decks", "6")
+
+    printed = json.loads(run("create_staff", "--username", "bea", "--role", "pit_boss", "--pit", "High limit",
+                             "--pit", "Main pit"))  # fmt: skip
+
+    assert printed["pits"] == ["High limit", "Main pit"]
+    profile = StaffProfile.objects.get(user__username="bea")
+    assert sorted(profile.pits.values_list("name", flat=True)) == ["High limit", "Main pit"]
+
+
 def test_check_ledger_passes_on_a_sound_ledger() -> None:
     run("provision_table", *IN_A_NEW_PIT, "--name", "BJ-09", "--decks", "6")
 

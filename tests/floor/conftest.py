@@ -6,6 +6,7 @@ for the page's heading, `screenshot(name)` saves the page for review into `.loca
 """
 
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -40,10 +42,12 @@ def chromium() -> Iterator[WebDriver]:
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--no-first-run", "--window-size=1400,1000"):  # fmt: skip
         options.add_argument(flag)
-    options.add_argument("--user-data-dir=/tmp/casino-floor-test-chromium")
-    chrome = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
-    yield chrome
-    chrome.quit()
+    # A profile of its own, so that two test runs on one machine do not share a Chromium.
+    with tempfile.TemporaryDirectory(prefix="casino-floor-chromium-", ignore_cleanup_errors=True) as profile:
+        options.add_argument(f"--user-data-dir={profile}")
+        chrome = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
+        yield chrome
+        chrome.quit()
 
 
 @dataclass
@@ -57,7 +61,10 @@ class Console:
         self.wait_for(lambda b: b.find_elements(By.TAG_NAME, "h1"))
 
     def wait_for(self, condition: Callable[[WebDriver], Any]) -> Any:
-        return WebDriverWait(self.browser, WAIT_SECONDS).until(condition)
+        # A page that is replaced while the condition reads it leaves a stale element: read again.
+        return WebDriverWait(
+            self.browser, WAIT_SECONDS, ignored_exceptions=(StaleElementReferenceException,)
+        ).until(condition)
 
     def wait_for_text(self, text: str) -> None:
         self.wait_for(lambda b: text in b.find_element(By.TAG_NAME, "body").text)
@@ -91,9 +98,10 @@ def sign_in(chrome: WebDriver, base_url: str, username: str, password: str) -> C
 
 
 @pytest.fixture
-def console(chromium: WebDriver, live_server: Any) -> Callable[..., Console]:
+def console(chromium: WebDriver, live_server: Any) -> Iterator[Callable[..., Console]]:
     """`console(role, pits=[...])` creates a staff member of `role` assigned to `pits` and signs
-    them in; it returns the `Console`."""
+    them in; it returns the `Console`. The browser leaves the test's last page at the end (the
+    floor page polls the server, which must not outlive the test)."""
     counter = iter(range(1000))
 
     def make(role: str, *, pits: tuple[Pit, ...] = ()) -> Console:
@@ -103,4 +111,5 @@ def console(chromium: WebDriver, live_server: Any) -> Callable[..., Console]:
         StaffProfile.objects.get(user_id=staff.user.pk).pits.set(pits)
         return sign_in(chromium, live_server.url, username, password)
 
-    return make
+    yield make
+    chromium.get("about:blank")

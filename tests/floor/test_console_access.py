@@ -4,9 +4,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 
-from casino.services.provisioning import provision_table
+from casino.services.provisioning import create_staff, provision_table
 from tests.floor.conftest import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,3 +25,30 @@ def test_a_pit_boss_sees_the_tables_of_their_pit_only(console: Callable[..., Con
 def test_the_root_sends_a_visitor_to_sign_in(client: Any) -> None:
     response = client.get("/", follow=True)
     assert response.redirect_chain[-1][0].startswith("/floor/login/")
+
+
+def test_a_supervisor_assigned_to_no_pit_is_told_so_and_sees_no_table(client: Any) -> None:
+    provision_table(name="BJ-ANY", decks=6, pit_name="Pit 1", now=timezone.now())
+    supervisor = create_staff(username="new-supervisor", role="floor_supervisor", now=timezone.now())
+    client.force_login(User.objects.get(pk=supervisor.user.pk))
+
+    page = client.get("/floor/").content.decode()
+
+    assert "No tables in your pits. An administrator assigns you to pits" in page
+    assert "BJ-ANY" not in page
+
+
+@pytest.mark.parametrize(
+    ("role", "console"), [("count_team", "/floor/count/"), ("cage_cashier", "/floor/cage/")]
+)
+def test_the_count_team_and_the_cage_land_on_their_own_console(client: Any, role: str, console: str) -> None:
+    staff = create_staff(username=f"{role}-1", role=role, password="pass-2026-lands", now=timezone.now())
+    client.force_login(staff.user)
+
+    landing = client.get("/floor/")
+    page = client.get(console)
+
+    assert (landing.status_code, landing["Location"]) == (302, console)
+    assert page.status_code == 200
+    navigation = page.content.decode().split('<nav class="mainnav">')[1].split("</nav>")[0]
+    assert 'href="/floor/rounds/"' not in navigation  # no links to pages the role cannot open

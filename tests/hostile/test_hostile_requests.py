@@ -31,6 +31,7 @@ from bonus_tie import services as paytables
 from bonus_tie.engine.kinds import BONUS_KINDS
 from casino.models import GameKind, Table
 from casino.services.provisioning import ProvisionedStaff
+from kernel.gaming_day import gaming_day_and_shift
 from tests.bonus_tie.conftest import Staff, compute
 from tests.casino.accounting.conftest import DAY_SHIFT_MORNING, Clock
 from tests.conftest import TableActors, post
@@ -372,6 +373,44 @@ def _specials_action(world: World) -> Target:
     return Target(world.actors.terminal, _at("/api/v1/specials/rounds/{}/actions/"), round_["id"], body)
 
 
+def _patron_create(world: World) -> Target:
+    body = {"name": "Ana Ruiz", "identification_type": "passport", "identification_reference": "X1"}
+    return Target(world.staff("floor_supervisor").client, _plain("/api/v1/patrons/"), None, body)
+
+
+def _patron_identify(world: World) -> Target:
+    compliance = world.staff("compliance").client
+    number = world.ok(compliance, "/api/v1/patrons/", {"name": "Woman, green scarf"})["number"]
+    body = {"name": "Bea Kim", "identification_type": "drivers_license", "identification_reference": "D55"}
+    return Target(compliance, _at("/api/v1/patrons/{}/identify/"), number, body)
+
+
+def _redemption(world: World) -> Target:
+    body = {"amount_cents": 5_000, "chips": {"500": 10}, "patron": None, "description": "Man, grey suit"}
+    return Target(world.staff("cage_cashier").client, _plain("/api/v1/cage/redemptions/"), None, body)
+
+
+def _soft_count_body(world: World) -> dict[str, Any]:
+    gaming_day, shift = gaming_day_and_shift(timezone.now())
+    return {
+        "table": world.actors.table.pk,
+        "gaming_day": gaming_day.isoformat(),
+        "shift": shift,
+        "currency": {"10000": 20, "2000": 15},
+        "markers_cents": 0,
+    }
+
+
+def _soft_count(world: World) -> Target:
+    client = world.staff("count_team").client
+    return Target(client, _plain("/api/v1/soft-counts/"), None, _soft_count_body(world))
+
+
+def _soft_count_sign(world: World) -> Target:
+    count = world.ok(world.staff("count_team").client, "/api/v1/soft-counts/", _soft_count_body(world))
+    return Target(world.staff("count_team").client, _at("/api/v1/soft-counts/{}/sign/"), count["id"], {})
+
+
 # Each POST route of the API (config/urls.py and the apps' url modules), and the state its
 # corpus starts from.
 ENDPOINTS: dict[str, Callable[[World], Target]] = {
@@ -403,6 +442,11 @@ ENDPOINTS: dict[str, Callable[[World], Target]] = {
     "api/v1/specials/matches/<int:match_id>/rounds/": _specials_round_open,
     "api/v1/specials/rounds/<int:round_id>/cards/": _specials_card,
     "api/v1/specials/rounds/<int:round_id>/actions/": _specials_action,
+    "api/v1/patrons/": _patron_create,
+    "api/v1/patrons/<int:number>/identify/": _patron_identify,
+    "api/v1/cage/redemptions/": _redemption,
+    "api/v1/soft-counts/": _soft_count,
+    "api/v1/soft-counts/<int:count_id>/sign/": _soft_count_sign,
 }
 # At least 2,000 cases in all.
 MIN_CASES_PER_ENDPOINT = -(-MIN_CASES // len(ENDPOINTS))

@@ -160,13 +160,39 @@ def test_provision_table_creates_a_casino_and_its_first_pit_when_asked() -> None
         (["--username", "u" * 151],
          "Error: argument --username: Ensure this value has at most 150 characters (it has 151)."),
         (["--username", "dana", "--role", "boss"], "Error: argument --role: invalid choice: 'boss' "
-                                                   "(choose from 'floor_supervisor', 'pit_boss', 'compliance', 'admin')"),
+                                                   "(choose from 'floor_supervisor', 'pit_boss', 'compliance', 'cage_cashier', 'count_team', 'admin')"),
         (["--role", "pit_boss"], "Error: the following arguments are required: --username"),
     ],
 )  # fmt: skip
 def test_create_staff_refuses_a_bad_username_or_role(args: list[str], message: str) -> None:
     arguments = args if "--role" in args else [*args, "--role", "pit_boss"]
     assert refused("create_staff", *arguments) == message
+
+
+@pytest.mark.usefixtures("floor")
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--role", "pit_boss", "--pit", "Pit 9"], "No pit named 'Pit 9' (pits: 'Pit 1')."),
+        (["--role", "floor_supervisor", "--pit", "Pit 1", "--pit", "Pit 2"], "No pit named 'Pit 2' (pits: 'Pit 1')."),
+        (["--role", "compliance", "--pit", "Pit 1"],
+         "Only floor supervisors and pit bosses run pits; the compliance role sees every pit."),
+        (["--role", "pit_boss", "--pit", " Pit 1"], "Error: argument --pit: --pit must not start or end with a space"),
+    ],
+)  # fmt: skip
+def test_create_staff_refuses_a_pit_that_does_not_exist_or_a_role_without_pits(
+    args: list[str], message: str
+) -> None:
+    assert refused("create_staff", "--username", "dana", *args) == message
+
+
+@pytest.mark.usefixtures("floor")
+def test_create_staff_refuses_a_pit_name_two_casinos_share() -> None:
+    provision_table(name="BJ-90", decks=6, casino_name="Lakeside", pit_name="Pit 1", now=timezone.now())
+
+    assert refused("create_staff", "--username", "dana", "--role", "pit_boss", "--pit", "Pit 1") == (
+        "More than one casino has a pit named 'Pit 1': assign it in the admin site (staff profiles)."
+    )
 
 
 def test_create_staff_refuses_a_username_taken() -> None:
@@ -189,20 +215,21 @@ def recording_since_a_week_ago() -> dt.datetime:
 
 
 @pytest.mark.usefixtures("recording_since_a_week_ago")
-def test_shift_report_refuses_the_shift_still_running() -> None:
+def test_shift_report_marks_the_shift_still_running_provisional() -> None:
     day, shift = gaming_day_and_shift(timezone.now())
 
-    message = refused("shift_report", "--gaming-day", day.isoformat(), "--shift", shift)
+    out = io.StringIO()
+    call_command("shift_report", "--gaming-day", day.isoformat(), "--shift", shift, stdout=out)
 
-    assert message.startswith(f"The {shift} shift of {day.isoformat()} has not ended yet (it ends ")
-    assert message.endswith("); its report is written when it ends.")
+    assert " PROVISIONAL: the shift is still running (it ends " in out.getvalue()
+    assert ShiftReport.objects.filter(gaming_day=day, shift=shift, provisional=True).exists()
 
 
 @pytest.mark.usefixtures("recording_since_a_week_ago")
 def test_shift_report_refuses_a_future_shift() -> None:
     assert refused("shift_report", "--gaming-day", "2030-01-01", "--shift", "grave") == (
-        "The grave shift of 2030-01-01 has not ended yet (it ends 2030-01-02 06:00 America/Los_Angeles); "
-        "its report is written when it ends."
+        "The grave shift of 2030-01-01 is in the future (it begins 2030-01-01 22:00 America/Los_Angeles); "
+        "there is nothing to report yet."
     )
 
 

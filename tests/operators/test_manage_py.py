@@ -3,6 +3,8 @@ secret; a missing secret or a bad argument is one plain line and a non-zero exit
 
 import os
 import subprocess
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -114,3 +116,42 @@ def test_a_bad_argument_from_the_shell_is_one_line_and_exit_status_2(argv: list[
     done = shell(*argv, env={**no_settings(), "DJANGO_SECRET_KEY": "an-operators-secret"})
 
     assert (done.returncode, done.stdout, done.stderr) == (2, "", message)
+
+
+@pytest.fixture
+def empty_database() -> Iterator[str]:
+    """A database on the test server with no tables: an operator who has not run `make run` yet."""
+    import psycopg
+    from django.db import connection
+
+    params = connection.get_connection_params()
+    server = {key: params[key] for key in ("host", "port", "user") if params.get(key)}
+    name = f"empty_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    query = "&".join(f"{key}={value}" for key, value in server.items() if key != "user")
+    try:
+        yield f"postgres://{server.get('user', 'postgres')}@/{name}?{query}"
+    finally:
+        with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def test_a_database_without_tables_is_one_line_naming_the_fix(empty_database: str) -> None:
+    env = {**no_settings(), "DJANGO_DEBUG": "1", "DATABASE_URL": empty_database}
+    done = shell("paytable_report", "--decks", "6", env=env)
+
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "manage.py: the database has no tables yet: run `make run` once, or `python manage.py migrate`."
+    ], done.stderr
+
+
+def test_an_unreachable_database_is_one_line() -> None:
+    env = {**no_settings(), "DJANGO_DEBUG": "1", "DATABASE_URL": "postgres://postgres@127.0.0.1:1/nowhere"}
+    done = shell("check_ledger", env=env)
+
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("manage.py: cannot reach the database: "), done.stderr

@@ -24,7 +24,7 @@ MAKE_MANAGE = re.compile(r'make manage ARGS="([^"]*)"')
 EXPECTED_OUTPUT = {
     "provision_table --pit 'Pit 1' --name BJ-03 --decks 6": '{"table": "BJ-03", "game": "tie_bonus_blackjack", ',
     "provision_table --pit 'Pit 1' --name SP-02 --decks 6 --game specials": '{"table": "SP-02", "game": "special_points", ',
-    "create_staff --username dana --role floor_supervisor": '{"username": "dana", "password": ',
+    "create_staff --username dana --role floor_supervisor --pit 'Pit 1'": '{"username": "dana", "password": ',
     "check_ledger": "Ledger OK: ",
     "shift_report --gaming-day 2026-11-20 --shift day": " shift report(s) for 2026-11-20 day; win 0 cents.",
     "audit_verify": "audit chains intact: ",

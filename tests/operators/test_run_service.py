@@ -146,7 +146,7 @@ def leave_nothing_behind(run: Run) -> None:
 
 
 def propose_a_paytable(run: Run) -> None:
-    """As the demo pit boss: the proposal's report (about a minute of work) goes to the worker."""
+    """As the demo pit boss: the proposal's report (a few seconds of work) goes to the worker."""
     credentials = json.loads((run.pgdata.parent / "demo-credentials.json").read_text())
     token = next(staff["token"] for staff in credentials["staff"] if staff["role"] == "pit_boss")
     body = {"pays": {kind.value: pays for kind, pays in DEFAULT_PAYS.items()}, "decks": 8, "h17": True}

@@ -169,7 +169,7 @@ def test_staff_name_the_table_of_a_slip_which_may_not_exist(schema: Schema) -> N
 
 def test_report_formats_and_audit_paging_are_bounded(schema: Schema) -> None:
     report = {p["name"]: p for p in schema["paths"]["/api/v1/reports/shifts/"]["get"]["parameters"]}
-    assert report["format"]["schema"]["enum"] == ["csv", "json", "pdf"]
+    assert report["format"]["schema"]["enum"] == ["csv", "csv-machine", "json", "pdf"]
     assert report["gaming_day"]["required"] is True
     assert "404" in schema["paths"]["/api/v1/reports/shifts/"]["get"]["responses"]  # an unknown ?format=
     audit = {p["name"]: p for p in schema["paths"]["/api/v1/audit/events/"]["get"]["parameters"]}

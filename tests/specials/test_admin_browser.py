@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
-from django.utils.formats import date_format
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -15,7 +14,11 @@ from casino.models import GameKind
 from casino.services.provisioning import create_staff, provision_table
 from kernel.gaming_day import casino_zone
 from specials.models import Match
-from tests.casino.admin.test_admin_browser import browser, log_in  # noqa: F401  (the browser fixture)
+from tests.casino.admin.test_admin_browser import (  # noqa: F401  (the browser fixture)
+    WAIT_SECONDS,
+    browser,
+    log_in,
+)
 from tests.conftest import TableActors, client_with_token, post, restore_migrated_rows
 from tests.specials.api.test_match_flow import API, act, card, start
 
@@ -48,7 +51,7 @@ def test_compliance_reads_a_match_and_its_round(browser: WebDriver, live_server:
     log_in(browser, live_server.url, "auditor", "auditor-pass-2026")
 
     browser.get(f"{live_server.url}/admin/specials/match/{match_id}/change/")
-    WebDriverWait(browser, 10).until(lambda b: "points ledger" in b.page_source.lower())
+    WebDriverWait(browser, WAIT_SECONDS).until(lambda b: "points ledger" in b.page_source.lower())
     ledger = browser.find_element(By.ID, "points_ledger-group").text
     assert "seat 1: start 5, balance 5" in ledger
     assert "seat 1: win +1, balance 6" in ledger
@@ -57,11 +60,12 @@ def test_compliance_reads_a_match_and_its_round(browser: WebDriver, live_server:
 
     opened_at = Match.objects.get(pk=match_id).opened_at.astimezone(casino_zone())
     shown = browser.find_element(By.CSS_SELECTOR, ".field-opened_at .readonly").text
-    assert shown == date_format(opened_at, "DATETIME_FORMAT")  # casino local time, not UTC
+    assert shown == opened_at.strftime("%Y-%m-%d %H:%M %Z")  # casino local time with its zone, not UTC
     assert opened_at.utcoffset() != dt.timedelta(0)
+    assert shown.endswith(("PST", "PDT"))
 
     browser.get(f"{live_server.url}/admin/specials/specialsround/{round_id}/change/")
-    WebDriverWait(browser, 10).until(lambda b: "Seat 1:" in b.page_source)
+    WebDriverWait(browser, WAIT_SECONDS).until(lambda b: "Seat 1:" in b.page_source)
     page = browser.find_element(By.ID, "content").text
     assert "Seat 1: AS=11 8D=8 = 19 (stood)" in page
     assert "Seat 2: 9H=9 5S=5 = 15 (stood); plus one" in page

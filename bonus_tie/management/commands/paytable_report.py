@@ -1,10 +1,11 @@
 """Print the compliance report of a paytable version: probabilities, house edges, steering flags.
 
     python manage.py paytable_report [--version N] [--decks 6|8] [--h17] [--blackjack-pays 3:2|6:5]
-                                     [--workers 2] [--split-samples 200] [--shoe A,2,...,ten]
+                                     [--workers 1] [--shoe A,2,...,ten]
 
-The report is computed now (about a minute for a full shoe with two worker processes), with a
-progress bar on stderr; the version defaults to the one in force. It is printed, not stored: a
+The report is computed now (a few seconds of CPU for a full shoe, in this process), with a
+progress bar on stderr; the version defaults to the one in force. Every figure is exact and
+labelled with its model. It is printed, not stored: a
 proposal's stored report is computed by the Celery task when it is proposed. Bad arguments get a
 one-line error and exit status 2 (1 for an unknown version).
 """
@@ -16,7 +17,6 @@ from typing import Any, NoReturn
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from bonus_tie.engine.house_edge import DEFAULT_SPLIT_SAMPLES
 from bonus_tie.engine.paytable_review import format_review
 from bonus_tie.mappers import paytable_for
 from bonus_tie.reports import DEFAULT_WORKERS, run_review
@@ -98,12 +98,6 @@ class Command(BaseCommand):
             "--workers", type=_whole(0, 64), default=DEFAULT_WORKERS, help="Worker processes (0 or 1: none)."
         )
         parser.add_argument(
-            "--split-samples",
-            type=_whole(0, 100_000),
-            default=DEFAULT_SPLIT_SAMPLES,
-            help="Simulated split rounds per first pair and up card (the split correction).",
-        )
-        parser.add_argument(
             "--shoe",
             type=_shoe,
             help="A custom shoe for what-if studies: ten counts, Aces first, ten-value cards last "
@@ -136,7 +130,6 @@ class Command(BaseCommand):
                     paytable=paytable_for(row),
                     rules=rules,
                     composition=options["shoe"],
-                    split_samples=options["split_samples"],
                     workers=options["workers"],
                     progress=progress,
                 )
@@ -145,4 +138,6 @@ class Command(BaseCommand):
         self.stdout.write(f"Paytable v{row.version} ({row.status})")
         self.stdout.write(format_review(timed.review))
         processes = f"{timed.workers} worker processes" if timed.workers > 1 else "in this process"
-        self.stdout.write(f"Elapsed: {timed.elapsed_seconds:.1f} s ({processes})")
+        self.stdout.write(
+            f"Elapsed: {timed.elapsed_seconds:.1f} s, CPU {timed.cpu_seconds:.1f} s ({processes})"
+        )

@@ -1,5 +1,6 @@
-"""`make run`: migrate, load the demo once, then run the web server, a Celery worker and
-Celery beat until interrupted, and stop them (and the embedded database) cleanly."""
+"""`make run`: migrate, load the demo once, queue the missing paytable reports (version 1's on
+the first start), then run the web server, a Celery worker and Celery beat until interrupted,
+and stop them (and the embedded database) cleanly."""
 
 import argparse
 import contextlib
@@ -57,6 +58,7 @@ class Command(PlainErrorsCommand):
             call_command("migrate", interactive=False, verbosity=0)
             call_command("collectstatic", interactive=False, verbosity=0)
             call_command("seed_demo", credentials_file=options["credentials_file"])
+            self._queue_paytable_reports()
         except KeyboardInterrupt:
             raise CommandError("Interrupted before the service started.") from None
         connections.close_all()  # the children open their own
@@ -94,16 +96,25 @@ class Command(PlainErrorsCommand):
             # The embedded database stops when this process exits, as the last one using it.
             self.stdout.write("Service stopped.")
 
+    def _queue_paytable_reports(self) -> None:
+        """Queue the missing paytable reports (version 1's on the first start) for the worker
+        started below; a queue that cannot be reached is reported and does not stop the start."""
+        try:
+            call_command("queue_paytable_reports", stdout=self.stdout, stderr=self.stderr)
+        except CommandError as exc:
+            self.stderr.write(f"Paytable reports not queued: {exc}")
+
     def _announce(self, bind: str, credentials_file: Path) -> None:
         base = f"http://{bind}"
         credentials = load_demo_credentials(credentials_file) or {}
         lines = [
             "",
             f"Casino back office is starting at {base}",
-            f"  Admin site:   {base}/admin/",
-            f"  API docs:     {base}/api/v1/docs/",
-            f"  Health:       {base}/healthz",
-            "  Demo logins (admin site and API tokens):",
+            f"  Floor console: {base}/ (sign in as the demo pit boss below)",
+            f"  Admin site:    {base}/admin/",
+            f"  API docs:      {base}/api/v1/docs/",
+            f"  Health:        {base}/healthz",
+            "  Demo logins (floor console, admin site and API tokens):",
         ]
         for staff in credentials.get("staff", []):
             lines.append(

@@ -1,16 +1,26 @@
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.management.base import CommandError, CommandParser
+from django.db import transaction
 from django.utils import timezone
 
+from audit.context import AuditActor
 from audit.management.base import PlainErrorsCommand
-from casino.models import Casino, GameKind
-from casino.services.provisioning import create_staff, provision_table
+from casino.engine.wagers import SeatRequest, WagerRequest
+from casino.models import BuyInMethod, Casino, GameKind, ShoeMode, SlipKind, Terminal
+from casino.services.accounting import approve_slip, open_table, record_buy_in, request_slip
+from casino.services.provisioning import ProvisionedTable, create_staff, provision_table
+from casino.services.rounds import apply_action, open_round, report_card, settle_round
+from casino.services.shoes import open_shoe
+from casino.services.terminals import sign_in_dealer
 
 DEMO_CASINO = "Demo casino"
+DEMO_PIT = "Pit 1"  # the floor supervisor and the pit boss run it
 CREDENTIALS_FILE = Path(settings.BASE_DIR) / ".local" / "demo-credentials.json"
 
 
@@ -23,7 +33,9 @@ def load_demo_credentials(path: Path = CREDENTIALS_FILE) -> dict[str, Any] | Non
 class Command(PlainErrorsCommand):
     help = (
         "Load the demo casino once: a pit, two tie-bonus tables and a special-card points table with "
-        "terminals and dealers, and staff logins."
+        "terminals and dealers, staff logins (the floor supervisor and pit boss run the pit), and a "
+        "shift under way: the tables opened, buy-ins, a fill approved, a credit pending, a round played "
+        "and one being dealt, so the floor console shows live figures."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -38,24 +50,29 @@ class Command(PlainErrorsCommand):
         if Casino.objects.filter(name=DEMO_CASINO).exists():
             self.stdout.write("Demo data already loaded.")
             return
-        now = timezone.now()
+        with transaction.atomic():  # all of the demo or none of it
+            self._seed(credentials_file, now=timezone.now())
+        self.stdout.write(f"Demo data loaded; credentials in {credentials_file}.")
+
+    def _seed(self, credentials_file: Path, *, now: dt.datetime) -> None:
         tables = [
-            provision_table(name="BJ-01", decks=6, casino_name=DEMO_CASINO, pit_name="Pit 1", now=now),
+            provision_table(name="BJ-01", decks=6, casino_name=DEMO_CASINO, pit_name=DEMO_PIT, now=now),
             provision_table(
                 name="BJ-02", decks=8, h17=True, aggregate_limit_cents=5_000_000, surrender=True,
-                casino_name=DEMO_CASINO, pit_name="Pit 1", now=now,
+                casino_name=DEMO_CASINO, pit_name=DEMO_PIT, now=now,
             ),
             provision_table(
-                name="SP-01", decks=6, game=GameKind.SPECIAL_POINTS, casino_name=DEMO_CASINO, pit_name="Pit 1",
+                name="SP-01", decks=6, game=GameKind.SPECIAL_POINTS, casino_name=DEMO_CASINO, pit_name=DEMO_PIT,
                 now=now,
             ),
         ]  # fmt: skip
         staff = [
             create_staff(username="admin", role="admin", password="admin-demo-2026", now=now),  # noqa: S106
-            create_staff(username="floor", role="floor_supervisor", password="floor-demo-2026", now=now),  # noqa: S106
-            create_staff(username="pitboss", role="pit_boss", password="pitboss-demo-2026", now=now),  # noqa: S106
+            create_staff(username="floor", role="floor_supervisor", password="floor-demo-2026", pits=[DEMO_PIT], now=now),  # noqa: S106
+            create_staff(username="pitboss", role="pit_boss", password="pitboss-demo-2026", pits=[DEMO_PIT], now=now),  # noqa: S106
             create_staff(username="compliance", role="compliance", password="compliance-demo-2026", now=now),  # noqa: S106
-        ]
+        ]  # fmt: skip
+        play_a_demo_shift(tables, pit_boss=staff[2].user, now=now)
         credentials = {
             "tables": [
                 {"table": t.table.name, "game": t.table.game, "terminal_token": t.terminal_token,
@@ -68,4 +85,66 @@ class Command(PlainErrorsCommand):
         credentials_file.parent.mkdir(parents=True, exist_ok=True)
         credentials_file.write_text(json.dumps(credentials, indent=2))
         credentials_file.chmod(0o600)
-        self.stdout.write(f"Demo data loaded; credentials in {credentials_file}.")
+
+
+# Each table's opening inventory: $48,000 in $1,000, $500, $100, $25 and $5 chips.
+DEMO_OPENER_CHIPS = {"100000": 20, "50000": 40, "10000": 50, "2500": 80, "500": 200}
+
+
+def _terminal_actor(terminal: Terminal) -> AuditActor:
+    dealer = terminal.dealer
+    return AuditActor(
+        kind="terminal",
+        terminal_id=terminal.pk,
+        terminal_name=terminal.name,
+        dealer_id=dealer.pk if dealer else None,
+        dealer_badge=dealer.badge if dealer else "",
+    )
+
+
+def _stand_on_17_against_18(terminal: Terminal, *, stake_cents: int, now: dt.datetime) -> None:
+    """One seat's round to its end: the player stands on 17, the dealer makes 18: the house wins."""
+    actor = _terminal_actor(terminal)
+    wagers = [WagerRequest(kind="primary", amount_cents=stake_cents)]
+    opened = open_round(
+        terminal=terminal, seats=[SeatRequest(seat=1, wagers=wagers)], players={}, actor=actor, now=now
+    )
+    round_id = opened.round.pk
+    for card in ("TS", "9H", "7C", "9D"):
+        report_card(terminal=terminal, round_id=round_id, card=card, expected_seq=None, actor=actor, now=now)
+    apply_action(terminal=terminal, round_id=round_id, seat=1, hand=0, action="stand", amount_cents=None,
+                 expected_seq=None, actor=actor, now=now)  # fmt: skip
+    settle_round(terminal=terminal, round_id=round_id, expected_seq=None, actor=actor, now=now)
+
+
+def play_a_demo_shift(
+    tables: list[ProvisionedTable], *, pit_boss: AbstractBaseUser, now: dt.datetime
+) -> None:
+    """A shift under way, through the services the terminals and the console call."""
+    boss = AuditActor(kind="user", user_id=pit_boss.pk, username=pit_boss.get_username(), role="pit_boss")
+    opener_cents = sum(int(denomination) * count for denomination, count in DEMO_OPENER_CHIPS.items())
+    signed_in = []
+    for made in tables:
+        terminal = sign_in_dealer(
+            terminal=made.terminal, badge=made.dealer.badge, pin=made.dealer_pin, actor=_terminal_actor(made.terminal),
+            now=now,
+        )  # fmt: skip
+        open_table(table_id=made.table.pk, total_cents=opener_cents, chips=DEMO_OPENER_CHIPS, supervisor=pit_boss,
+                   actor=boss, now=now)  # fmt: skip
+        record_buy_in(terminal=terminal, seat=1, amount_cents=50_000, method=BuyInMethod.CASH, player="",
+                      actor=_terminal_actor(terminal), now=now)  # fmt: skip
+        signed_in.append(terminal)
+    first, second = signed_in[0], signed_in[1]
+    fill = request_slip(kind=SlipKind.FILL, table_id=first.table_id, amount_cents=200_000, chips={"10000": 20},
+                        terminal=first, user=None, actor=_terminal_actor(first), now=now)  # fmt: skip
+    approve_slip(kind=SlipKind.FILL, slip_id=fill.pk, user=pit_boss, actor=boss, now=now)
+    request_slip(kind=SlipKind.CREDIT, table_id=second.table_id, amount_cents=100_000, chips={"50000": 2},
+                 terminal=second, user=None, actor=_terminal_actor(second), now=now)  # fmt: skip
+    for terminal in (first, second):
+        open_shoe(
+            table=terminal.table, mode=ShoeMode.REPORTED, decks=None, actor=_terminal_actor(terminal), now=now
+        )
+    _stand_on_17_against_18(first, stake_cents=5_000, now=now)
+    actor = _terminal_actor(second)
+    open_round(terminal=second, seats=[SeatRequest(seat=1, wagers=[WagerRequest(kind="primary", amount_cents=2_500)])],
+               players={}, actor=actor, now=now)  # fmt: skip

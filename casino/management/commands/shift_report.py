@@ -3,9 +3,10 @@
 Produces (or regenerates, in place) the shift reports by hand: the same service the Celery
 tasks call. Bad arguments are a one-line error and a non-zero exit, never a traceback.
 
-Only a shift that is over gets a report: an accountant reads a shift report as the shift's final
-count, so a shift still running (or in the future) is refused, and so is a shift that ended before
-the audit trail's first event (nothing can have been recorded in it; a mistyped year).
+A shift in the future is refused (one line), and so is a shift that ended before the audit
+trail's first event (nothing can have been recorded in it; a mistyped year). A shift still running
+gets its report so far, marked PROVISIONAL (the stored rows say so too, and the report is
+regenerated when the shift ends); an accountant reads only an ended shift's report as final.
 """
 
 import datetime as dt
@@ -29,7 +30,10 @@ FIRST_GAMING_DAY, LAST_GAMING_DAY = dt.date(2000, 1, 1), dt.date(2099, 12, 31)
 
 
 class Command(PlainErrorsCommand):
-    help = "Produce the shift reports of one shift that is over (all tables, or one with --table)."
+    help = (
+        "Produce the shift reports of one shift (all tables, or one with --table); a shift still "
+        "running is marked PROVISIONAL, a future one refused."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--gaming-day", dest="gaming_day", help="YYYY-MM-DD")
@@ -61,7 +65,7 @@ class Command(PlainErrorsCommand):
             if not Table.objects.filter(pk=table_ids[0]).exists():
                 raise CommandError(f"No table {table_ids[0]}.")
         now = timezone.now()
-        check_shift_is_over(gaming_day=gaming_day, shift=options["shift"], now=now)
+        running = check_shift_has_begun(gaming_day=gaming_day, shift=options["shift"], now=now)
         try:
             rows = reports.produce_shift_reports(
                 gaming_day=gaming_day,
@@ -73,19 +77,26 @@ class Command(PlainErrorsCommand):
         except ServiceError as exc:
             raise CommandError(exc.detail) from exc
         win = sum(row.win_cents or 0 for row in rows)
-        self.stdout.write(
+        line = (
             f"{len(rows)} shift report(s) for {gaming_day.isoformat()} {options['shift']}; win {win} cents."
         )
+        if running:
+            _, end = shift_bounds(gaming_day, options["shift"])
+            line += f" PROVISIONAL: the shift is still running (it ends {_local(end)})."
+        self.stdout.write(line)
 
 
-def check_shift_is_over(*, gaming_day: dt.date, shift: str, now: dt.datetime) -> None:
-    """A shift gets a report once it has ended, and only if it ended after the audit trail began."""
-    _, end = shift_bounds(gaming_day, shift)
-    if end > now:
+def check_shift_has_begun(*, gaming_day: dt.date, shift: str, now: dt.datetime) -> bool:
+    """A shift gets a report once it has begun, and only if it ended after the audit trail began;
+    True when it is still running (its report is provisional)."""
+    start, end = shift_bounds(gaming_day, shift)
+    if start > now:
         raise CommandError(
-            f"The {shift} shift of {gaming_day.isoformat()} has not ended yet (it ends {_local(end)}); "
-            "its report is written when it ends."
+            f"The {shift} shift of {gaming_day.isoformat()} is in the future (it begins {_local(start)}); "
+            "there is nothing to report yet."
         )
+    if end > now:
+        return True
     first_event = AuditEvent.objects.aggregate(first=Min("occurred_at"))["first"]
     if first_event is None or end <= first_event:
         trail = f"the audit trail begins {_local(first_event)}" if first_event else "the audit trail is empty"
@@ -93,6 +104,7 @@ def check_shift_is_over(*, gaming_day: dt.date, shift: str, now: dt.datetime) ->
             f"The {shift} shift of {gaming_day.isoformat()} ended before anything was recorded "
             f"({trail}); there is nothing to report."
         )
+    return False
 
 
 def _local(moment: dt.datetime) -> str:

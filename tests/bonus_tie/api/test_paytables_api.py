@@ -81,9 +81,12 @@ def test_the_report_shows_once_computed(pit_boss: Staff) -> None:
         "win_probability",
         "true_odds",
         "house_edge",
+        "std_deviation",
+        "outcomes",
         "std_error",
         "method",
     }
+    assert {row["std_error"] for row in rows} == {0.0}  # every figure is exact
     assert body["report"]["steering"]["rows"][0]["label"] == "T17"
     assert "Flagged: none" in body["report"]["text"]
 

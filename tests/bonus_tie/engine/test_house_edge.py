@@ -102,13 +102,12 @@ def test_a_split_ace_with_a_ten_is_a_21_that_ties_a_dealer_21() -> None:
     # hand 1 the last ten (1/2): 1/420 each of the four other deals. In all 6/420 = 1/70.
     composition = shoe(A=2, five=1, six=1, T=3)
 
-    ties = tie_probabilities(rules=HouseRules(), composition=composition, split_samples=500)
+    ties = tie_probabilities(rules=HouseRules(), composition=composition)
 
     assert brute_force_ties(composition, HouseRules())[Tie.T21] == pytest.approx(1 / 70, abs=1e-12)
-    t21 = ties.rows[TIES.index(Tie.T21)]
-    assert t21.probability == pytest.approx(1 / 70, abs=5 * t21.std_error + 1e-12)
-    assert t21.std_error > 0  # hand 1 changes the dealer's cards: the correction is simulated
-    # A+T dealt to both: the Blackjack tie, exact.
+    # Hand 1's cards change the dealer's: exact all the same.
+    assert ties.probability(Tie.T21) == pytest.approx(1 / 70, abs=1e-12)
+    # A+T dealt to both: the Blackjack tie.
     assert ties.probability(Tie.BLACKJACK) == pytest.approx(4 * 2 * 6 / 840, abs=1e-12)
 
 
@@ -200,6 +199,14 @@ def test_report_rows_follow_the_formulas() -> None:
         assert row.house_edge == pytest.approx(1 - (row.pays + 1) * row.win_probability)
         assert row.true_odds == pytest.approx((1 - row.win_probability) / row.win_probability)
         assert row.true_odds_text.endswith(" to 1")
+        # The outcome distribution: win `pays` or lose the stake; its mean is minus the house edge.
+        (win, p_win), (lose, p_lose) = row.outcomes
+        assert (win, lose) == (row.pays, -1)
+        assert p_win + p_lose == 1
+        mean = win * p_win + lose * p_lose
+        assert mean == pytest.approx(-row.house_edge, abs=1e-12)
+        assert row.variance == pytest.approx(win**2 * p_win + lose**2 * p_lose - mean**2, abs=1e-12)
+        assert row.std_deviation == pytest.approx(row.variance**0.5)
     ties = report.ties
     assert report.row(BonusKind.LS).win_probability == pytest.approx(
         sum(ties.probability(t) for t in (Tie.T17, Tie.T18, Tie.T19))
@@ -207,9 +214,8 @@ def test_report_rows_follow_the_formulas() -> None:
     assert report.row(BonusKind.RS).win_probability == pytest.approx(
         sum(ties.probability(t) for t in (Tie.T20, Tie.T21, Tie.BLACKJACK))
     )
-    assert report.row(BonusKind.TBJ).std_error == 0.0  # Blackjack ties are exact
     assert "Exact" in report.method
-    assert "simulation" in report.method
+    assert "no simulation, standard error 0" in report.method
     assert "custom shoe" in report.rules_summary
 
 
@@ -239,16 +245,6 @@ def test_rules_summary_names_the_table_rules() -> None:
     text = rules_summary(HouseRules(decks=8, dealer=DealerRule.H17, surrender=True))
     assert text.startswith("8 decks, dealer hits soft 17 (H17)")
     assert "late surrender" in text
-
-
-def test_simulation_is_reproducible_from_the_seed() -> None:
-    composition = shoe(two=3, eight=3, T=5)
-    first = tie_probabilities(rules=HouseRules(), composition=composition, seed=7)
-    again = tie_probabilities(rules=HouseRules(), composition=composition, seed=7)
-    other = tie_probabilities(rules=HouseRules(), composition=composition, seed=8)
-    assert first == again
-    assert first.samples > 0
-    assert first.rows != other.rows
 
 
 # --- dealer odds and deals ---------------------------------------------------------------------
@@ -283,10 +279,8 @@ def test_dealer_busts_showing_a_six_as_published() -> None:
 def test_h17_and_s17_agree_without_aces() -> None:
     # Given no Aces there is no soft 17 and basic strategy differs only against an Ace.
     composition = shoe(two=2, five=2, six=3, T=5)
-    s17 = tie_probabilities(rules=HouseRules(), composition=composition, split_samples=50, seed=3)
-    h17 = tie_probabilities(
-        rules=HouseRules(dealer=DealerRule.H17), composition=composition, split_samples=50, seed=3
-    )
+    s17 = tie_probabilities(rules=HouseRules(), composition=composition)
+    h17 = tie_probabilities(rules=HouseRules(dealer=DealerRule.H17), composition=composition)
     assert [r.probability for r in s17.rows] == pytest.approx([r.probability for r in h17.rows], abs=1e-12)
 
 
@@ -463,22 +457,19 @@ def small_shoes(draw: st.DrawFn) -> Counts:
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(composition=small_shoes(), rules=small_rules)
 def test_engine_matches_brute_force_on_small_shoes(composition: Counts, rules: HouseRules) -> None:
-    # Given a tiny shoe and any rules, the engine's ties equal the exhaustive reference: exactly
-    # where nothing is simulated, within five standard errors of the split correction where it
-    # is. (Derandomized: a statistical check must not draw new examples on every run.)
-    engine = tie_probabilities(rules=rules, composition=composition, split_samples=400, seed=1)
+    # Given a tiny shoe and any rules, the engine's ties equal the exhaustive reference exactly
+    # (to rounding), split hands included.
+    engine = tie_probabilities(rules=rules, composition=composition)
     brute = brute_force_ties(composition, rules)
     for row in engine.rows:
-        assert row.probability == pytest.approx(brute[row.tie], abs=5 * row.std_error + 1e-9), row.tie
+        assert row.probability == pytest.approx(brute[row.tie], abs=1e-12), row.tie
 
 
 @settings(max_examples=25, deadline=None)
 @given(composition=small_shoes(), rules=small_rules)
 def test_group_bets_partition_every_tie(composition: Counts, rules: HouseRules) -> None:
     # The ties are mutually exclusive: P(LS) + P(RS) = P(any tie) = the sum of the straight-up bets.
-    report = house_edge_report(
-        paytable=DEFAULT_PAYTABLE, rules=rules, composition=composition, split_samples=20
-    )
+    report = house_edge_report(paytable=DEFAULT_PAYTABLE, rules=rules, composition=composition)
     p = {row.kind: row.win_probability for row in report.rows}
     any_tie = report.ties.any_tie
     assert p[BonusKind.LS] + p[BonusKind.RS] == pytest.approx(any_tie, abs=1e-12)
@@ -488,19 +479,3 @@ def test_group_bets_partition_every_tie(composition: Counts, rules: HouseRules) 
     )
     assert straight == pytest.approx(any_tie, abs=1e-12)
     assert 0.0 <= any_tie <= 1.0 + 1e-12
-
-
-def test_negative_samples_are_rejected() -> None:
-    with pytest.raises(ValueError, match="split_samples"):
-        tie_probabilities(rules=HouseRules(), composition=shoe(T=8), split_samples=-1)
-
-
-def test_split_probabilities_change_little_with_the_approximation_alone() -> None:
-    # The simulated correction only removes the approximation's small error.
-    composition = shoe(two=3, eight=3, nine=2, T=5)
-    corrected = tie_probabilities(rules=HouseRules(), composition=composition, split_samples=300)
-    approximate = tie_probabilities(rules=HouseRules(), composition=composition, split_samples=0)
-    assert approximate.samples == 0
-    assert "NOT corrected" in approximate.method
-    for a, b in zip(corrected.rows, approximate.rows, strict=True):
-        assert a.probability == pytest.approx(b.probability, abs=0.01)

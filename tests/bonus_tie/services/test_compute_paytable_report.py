@@ -12,14 +12,13 @@ from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.engine.paytable_review import format_review, review_paytable
 from bonus_tie.mappers import paytable_for
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
-from bonus_tie.reports import REPORT_SEED, process_map
+from bonus_tie.reports import REPORT_FORMAT, process_map
 from bonus_tie.tasks import compute_paytable_report
 from casino.engine.rules import DealerRule, HouseRules
 from tests.bonus_tie.conftest import (
     DEFAULT,
     LOW_PAYS,
     SMALL_SHOE,
-    SPLIT_SAMPLES,
     Staff,
     compute,
     events,
@@ -31,9 +30,7 @@ pytestmark = pytest.mark.django_db
 
 
 def run_task(version: int, workers: int = 0) -> dict[str, object]:
-    return compute_paytable_report(
-        version=version, composition=list(SMALL_SHOE), split_samples=SPLIT_SAMPLES, workers=workers
-    )
+    return compute_paytable_report(version=version, composition=list(SMALL_SHOE), workers=workers)
 
 
 def test_the_task_is_the_one_the_proposal_enqueues() -> None:
@@ -58,16 +55,27 @@ def test_the_task_computes_and_stores_the_report(pit_boss: Staff) -> None:
         paytable=paytable_for(stored),
         rules=HouseRules(dealer=DealerRule.H17),
         composition=SMALL_SHOE,
-        seed=REPORT_SEED,
-        split_samples=SPLIT_SAMPLES,
     )
     for stored_row, engine_row in zip(report["house_edge"]["rows"], expected.house_edge.rows, strict=True):
         assert stored_row["pays"] == 1
         assert stored_row["win_probability"] == engine_row.win_probability
         assert stored_row["house_edge"] == engine_row.house_edge
         assert stored_row["house_edge"] == pytest.approx(1 - 2 * stored_row["win_probability"])
-        assert stored_row["std_error"] == engine_row.std_error
-        assert stored_row["method"] in ("exact", "exact, simulated split correction")
+        assert stored_row["std_error"] == 0.0  # every figure is exact
+        assert stored_row["method"] == "basic strategy, exact"
+        assert stored_row["std_deviation"] == engine_row.std_deviation
+        assert [o["net"] for o in stored_row["outcomes"]] == [1, -1]
+        assert sum(o["probability"] for o in stored_row["outcomes"]) == pytest.approx(1.0, abs=1e-15)
+    assert report["format"] == REPORT_FORMAT
+    assert expected.steering.primary is not None
+    assert report["primary"]["basic_strategy_house_edge"] == -expected.steering.primary.basic_resplit
+    spread = expected.primary_outcomes
+    assert report["primary"]["std_deviation"] == spread.std_deviation
+    assert report["primary"]["outcomes_model"] == "basic strategy, exact, one split (no re-split)"
+    assert [(o["net"], o["probability"]) for o in report["primary"]["outcomes"]] == [
+        (float(net), p) for net, p in spread.outcomes
+    ]
+    assert [b["kind"] for b in report["steering"]["break_even_pays"]] == [k.value for k in BONUS_KINDS]
     assert [r["steering_edge"] for r in report["steering"]["rows"]] == [
         r.steering_edge for r in expected.steering.rows
     ]
@@ -152,6 +160,18 @@ def test_an_unknown_version_is_not_found() -> None:
         compute(99)
 
 
-def test_version_one_needs_no_report() -> None:
-    assert compute(1) is None
-    assert PaytableVersion.objects.get(version=1).status == PaytableStatus.APPROVED
+def test_a_rejected_version_needs_no_report(pit_boss: Staff) -> None:
+    version = propose(pit_boss).version
+    PaytableVersion.objects.filter(version=version).update(status=PaytableStatus.REJECTED)
+
+    assert compute(version) is None
+    assert PaytableVersion.objects.get(version=version).report is None
+
+
+def test_the_approved_version_one_gets_its_report() -> None:
+    # Version 1 is created approved by a migration, without a report (test_version_one_records)
+    row = compute(1)
+
+    assert row is not None
+    assert row.report is not None
+    assert row.status == PaytableStatus.APPROVED

@@ -34,6 +34,7 @@ from tests.casino.accounting.conftest import (
     request_slip,
     wager,
 )
+from tests.compliance.counted_drop_support import price_paytable
 from tests.conftest import TableActors, post
 
 pytestmark = pytest.mark.django_db
@@ -41,6 +42,14 @@ pytestmark = pytest.mark.django_db
 GAMING_DAY = dt.date(2026, 11, 20)
 SYSTEM = AuditActor(kind="system", username="test")
 REPORTS = "/api/v1/reports/shifts/"
+
+
+@pytest.fixture(autouse=True)
+def _counted_once_a_day(settings: Any) -> None:
+    """These shifts' figures rest on the estimated drop: the casino counts its drop boxes once a
+    day, so a shift report needs no soft count (counted drop: tests/compliance)."""
+    settings.CASINO_SOFT_COUNT_PER = "day"
+
 
 OPENER = {"100000": 4, "10000": 40, "2500": 80, "500": 200}  # 1,100,000 cents
 CLOSER = {"100000": 9, "50000": 1, "10000": 2, "2500": 2, "500": 1}  # 975,500 cents
@@ -61,6 +70,8 @@ def play_the_day_shift(
     requester, approver = supervisors
     main = make_table("BJ-01", pit_name="Main pit")
     side = make_table("BJ-02", pit_name="High limit")
+    # Theo is priced from the report of the paytable each round used: give v1 one.
+    price_paytable(version=1, table=main.table)
 
     # Opener, signed by the dealer signed in at the terminal and the supervisor.
     ok(open_table(requester, main, OPENER), 201)
@@ -417,19 +428,19 @@ def test_staff_read_the_reports_as_json_with_pit_and_casino_rollups(
     assert {o["table"]["name"] for o in body["hold_outliers"]} == {"BJ-01", "BJ-02"}
 
 
-def test_reports_as_csv(
+def test_reports_as_machine_csv(
     make_table: Callable[..., TableActors], supervisors: tuple[APIClient, APIClient]
 ) -> None:
     play_the_day_shift(make_table, supervisors)
     produce()
 
     response = supervisors[1].get(
-        REPORTS, {"gaming_day": "2026-11-20", "shift": "day"}, HTTP_ACCEPT="text/csv"
+        REPORTS, {"gaming_day": "2026-11-20", "shift": "day", "format": "csv-machine"}
     )
 
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    assert response["Content-Disposition"] == 'attachment; filename="shift-report-2026-11-20-day.csv"'
+    assert response["Content-Disposition"] == 'attachment; filename="shift-report-2026-11-20-day.machine.csv"'
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert [(r["level"], r["pit"], r["table"]) for r in rows] == [
         ("table", "High limit", "BJ-02"),

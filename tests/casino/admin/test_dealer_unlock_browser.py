@@ -13,7 +13,11 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from audit.models import AuditEvent
 from casino.models import Dealer
 from casino.services.provisioning import ProvisionedTable, create_staff, provision_table
-from tests.casino.admin.test_admin_browser import browser, log_in  # noqa: F401  (the browser fixture)
+from tests.casino.admin.test_admin_browser import (  # noqa: F401  (the browser fixture)
+    WAIT_SECONDS,
+    browser,
+    log_in,
+)
 from tests.conftest import client_with_token, post, restore_migrated_rows
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,7 +43,7 @@ def test_a_floor_supervisor_unlocks_a_locked_dealer(browser: WebDriver, live_ser
     Select(browser.find_element(By.NAME, "action")).select_by_value("unlock")
     browser.find_element(By.NAME, "index").click()
 
-    WebDriverWait(browser, 10).until(
+    WebDriverWait(browser, WAIT_SECONDS).until(
         expected_conditions.text_to_be_present_in_element(
             (By.CSS_SELECTOR, "ul.messagelist"), f"Dealer {made.dealer.badge} unlocked."
         )
@@ -66,7 +70,9 @@ def test_compliance_is_not_offered_the_unlock(browser: WebDriver, live_server: A
 
     browser.get(f"{live_server.url}/admin/casino/dealer/?q={made.dealer.badge}")
 
-    WebDriverWait(browser, 10).until(expected_conditions.presence_of_element_located((By.ID, "result_list")))
+    WebDriverWait(browser, WAIT_SECONDS).until(
+        expected_conditions.presence_of_element_located((By.ID, "result_list"))
+    )
     actions = browser.find_elements(By.CSS_SELECTOR, "select[name=action] option")
     assert "unlock" not in [option.get_attribute("value") for option in actions]
     assert made.dealer.badge in browser.page_source

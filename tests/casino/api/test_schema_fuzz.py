@@ -30,7 +30,8 @@ SUPERVISOR_CALLS = {
     "POST /api/v1/tables/{table_id}/open/",
     "POST /api/v1/tables/{table_id}/close/",
 }
-COMPLIANCE_CALLS = {"GET /api/v1/reports/shifts/", "GET /api/v1/audit/events/", "GET /api/v1/audit/verify/"}
+COMPLIANCE_CALLS = {"GET /api/v1/reports/shifts/", "GET /api/v1/audit/events/", "GET /api/v1/audit/verify/",
+                    "GET /api/v1/patrons/{number}/ratings/", "GET /api/v1/ratings/"}  # fmt: skip
 
 # Where a request the schema allows may still be refused with a 400 or 422 (positive_data_acceptance
 # is off there, and these codes are all that is allowed):
@@ -49,8 +50,18 @@ REFUSALS: dict[str, Refusals] = {
                 "above_table_maximum",
                 "left_side_limit",
                 "right_side_limit",
+                "unknown_patron",
             }
         )
+    },
+    # A patron is named by a number on file; identification is a type and a reference together.
+    "POST /api/v1/buy-ins/": {422: frozenset({"unknown_patron"})},
+    "POST /api/v1/patrons/": {422: frozenset({"identification_incomplete", "name_required"})},
+    "POST /api/v1/patrons/{number}/identify/": {
+        422: frozenset({"identification_incomplete", "name_required"})
+    },
+    "POST /api/v1/cage/redemptions/": {
+        422: frozenset({"unknown_patron", "patron_or_description_required", "chips_do_not_add_up"})
     },
     # What the round waits for: a card only when one is needed, and one still in the shoe.
     "POST /api/v1/rounds/{round_id}/cards/": {422: frozenset({"no_card_expected", "card_not_in_shoe"})},

@@ -140,3 +140,23 @@ def test_an_electronic_shoe_deals_every_card_itself(make_specials_table: Any) ->
     assert sorted(shoe.dealt) == sorted(dealt)
     assert shoe.order is not None
     assert shoe.dealt == shoe.order[: len(dealt)]  # dealt in the committed order
+
+
+def test_a_cut_card_change_applied_mid_round_waits_for_the_next_round(specials_table: TableActors) -> None:
+    """An approved rule change can be applied while a round is dealt (the periodic task); the
+    round keeps the cut card it opened with (RULES.md: changes take effect from the next round)."""
+    from django.db import transaction
+
+    from casino.models import Table, Terminal
+    from specials.models import SpecialsRound
+    from specials.services import _RoundAtTable
+
+    match = start(specials_table)
+    round_ = post(specials_table.terminal, f"{API}/matches/{match['id']}/rounds/").json()
+    Table.objects.filter(pk=specials_table.table.pk).update(penetration_percent=10)
+
+    assert SpecialsRound.objects.get(pk=round_["id"]).penetration_percent == 75
+    terminal = Terminal.objects.get(pk=specials_table.provisioned.terminal.pk)
+    with transaction.atomic():
+        at = _RoundAtTable.locked(terminal=terminal, round_id=round_["id"], now=timezone.now())
+        assert at._penetration_percent() == 75

@@ -1,0 +1,249 @@
+"""Title 31 records, written in the transaction that moves the cash (31 CFR 1021.311/313).
+
+Called by the write paths of cash, never on their own: `record_cash_in` by a cash buy-in
+(`casino.services.accounting.record_buy_in`), `record_cash_out` by a chip redemption
+(`casino.services.cage.redeem_chips`). Markers are credit, not cash: they are neither logged
+nor aggregated.
+
+- A transaction at or above `CASINO_MTL_THRESHOLD_CENTS` gets its `MtlEntry`.
+- The patron's cash of that gaming day and direction is then recomputed from every transaction
+  (`casino.engine.title31`: in any order, the same total). Over `CASINO_CTR_THRESHOLD_CENTS`, a
+  `CtrWorksheet` is written when none exists yet, or as the next revision when the day's
+  transactions have changed since the last one; a recomputation that finds nothing new writes
+  nothing. Someone not on file is a subject of their own transaction only.
+- A worksheet of a patron who is not identified (or of someone not on file) is flagged for
+  identification: the chips have already moved, so the transaction stands and compliance
+  identifies the patron (`casino.services.patrons.identify_patron`) before filing.
+
+The patron's row is locked (FOR UPDATE) before the day is recomputed, after the table's lock in
+a buy-in: two tables' buy-ins of one patron then recompute one after the other, each seeing the
+other's transaction.
+"""
+
+import datetime as dt
+from typing import Any
+
+from django.conf import settings
+from django.db.models import QuerySet
+
+from audit.context import AuditActor
+from audit.services import record_event
+from casino.engine.title31 import CashTransaction, DayTotal, Direction, ctrs_due, on_mtl
+from casino.models import (
+    BuyIn,
+    BuyInMethod,
+    CashDirection,
+    ChipRedemption,
+    CtrWorksheet,
+    MtlEntry,
+    Patron,
+)
+
+CAGE_LOCATION = "Cage"
+
+
+def buy_in_description(buy_in: BuyIn) -> str:
+    return buy_in.player or f"Player at {buy_in.table.name} seat {buy_in.seat}"
+
+
+def _dealer_name(buy_in: BuyIn) -> str:
+    return f"{buy_in.dealer.name} (dealer {buy_in.dealer.badge})"
+
+
+def _cashier_name(redemption: ChipRedemption) -> str:
+    cashier = redemption.cashier
+    return f"Cashier {cashier.get_full_name() or cashier.get_username()}"
+
+
+def _subject(patron: Patron | None, *, source: str, pk: int) -> str:
+    return f"patron:{patron.number}" if patron is not None else f"{source}:{pk}"
+
+
+def _cash_in(buy_in: BuyIn) -> CashTransaction:
+    return CashTransaction(
+        source="buy_in",
+        id=buy_in.pk,
+        subject=_subject(buy_in.patron, source="buy_in", pk=buy_in.pk),
+        direction=Direction.CASH_IN,
+        gaming_day=buy_in.gaming_day,
+        amount_cents=buy_in.amount_cents,
+        at=buy_in.created_at,
+    )
+
+
+def _cash_out(redemption: ChipRedemption) -> CashTransaction:
+    return CashTransaction(
+        source="redemption",
+        id=redemption.pk,
+        subject=_subject(redemption.patron, source="redemption", pk=redemption.pk),
+        direction=Direction.CASH_OUT,
+        gaming_day=redemption.gaming_day,
+        amount_cents=redemption.amount_cents,
+        at=redemption.created_at,
+    )
+
+
+def _cash_buy_ins(*, patron: Patron, gaming_day: dt.date) -> QuerySet[BuyIn]:
+    return BuyIn.objects.filter(patron=patron, gaming_day=gaming_day, method=BuyInMethod.CASH).select_related(
+        "table", "dealer", "patron"
+    )
+
+
+def _redemptions(*, patron: Patron, gaming_day: dt.date) -> QuerySet[ChipRedemption]:
+    return ChipRedemption.objects.filter(patron=patron, gaming_day=gaming_day).select_related(
+        "cashier", "patron"
+    )
+
+
+def _lock_patron(patron: Patron) -> None:
+    list(Patron.objects.filter(pk=patron.pk).select_for_update(of=("self",)).values_list("pk"))
+
+
+def record_cash_in(*, buy_in: BuyIn, actor: AuditActor, now: dt.datetime) -> None:
+    """The Title 31 side of a buy-in, inside its transaction (a marker buy-in is not cash)."""
+    if buy_in.method != BuyInMethod.CASH:
+        return
+    if on_mtl(buy_in.amount_cents, mtl_threshold_cents=settings.CASINO_MTL_THRESHOLD_CENTS):
+        MtlEntry.objects.create(
+            direction=CashDirection.CASH_IN,
+            amount_cents=buy_in.amount_cents,
+            patron=buy_in.patron,
+            description="" if buy_in.patron else buy_in_description(buy_in),
+            table=buy_in.table,
+            location=buy_in.table.name,
+            occurred_at=buy_in.created_at,
+            gaming_day=buy_in.gaming_day,
+            dealer=buy_in.dealer,
+            employee=_dealer_name(buy_in),
+            buy_in=buy_in,
+        )
+    if buy_in.patron is None:
+        details = {("buy_in", buy_in.pk): _buy_in_detail(buy_in)}
+        transactions = [_cash_in(buy_in)]
+    else:
+        _lock_patron(buy_in.patron)
+        day = list(_cash_buy_ins(patron=buy_in.patron, gaming_day=buy_in.gaming_day))
+        details = {("buy_in", row.pk): _buy_in_detail(row) for row in day}
+        transactions = [_cash_in(row) for row in day]
+    _write_due_worksheets(
+        transactions,
+        details=details,
+        patron=buy_in.patron,
+        description="" if buy_in.patron else buy_in_description(buy_in),
+        table_id=buy_in.table_id,
+        table_name=buy_in.table.name,
+        actor=actor,
+        now=now,
+    )
+
+
+def record_cash_out(*, redemption: ChipRedemption, actor: AuditActor, now: dt.datetime) -> None:
+    """The Title 31 side of a chip redemption, inside its transaction."""
+    if on_mtl(redemption.amount_cents, mtl_threshold_cents=settings.CASINO_MTL_THRESHOLD_CENTS):
+        MtlEntry.objects.create(
+            direction=CashDirection.CASH_OUT,
+            amount_cents=redemption.amount_cents,
+            patron=redemption.patron,
+            description=redemption.description,
+            table=None,
+            location=CAGE_LOCATION,
+            occurred_at=redemption.created_at,
+            gaming_day=redemption.gaming_day,
+            cashier=redemption.cashier,
+            employee=_cashier_name(redemption),
+            redemption=redemption,
+        )
+    if redemption.patron is None:
+        rows = [redemption]
+    else:
+        _lock_patron(redemption.patron)
+        rows = list(_redemptions(patron=redemption.patron, gaming_day=redemption.gaming_day))
+    _write_due_worksheets(
+        [_cash_out(row) for row in rows],
+        details={("redemption", row.pk): _redemption_detail(row) for row in rows},
+        patron=redemption.patron,
+        description=redemption.description,
+        table_id=None,
+        table_name="",
+        actor=actor,
+        now=now,
+    )
+
+
+def _buy_in_detail(buy_in: BuyIn) -> dict[str, Any]:
+    return {"location": buy_in.table.name, "employee": _dealer_name(buy_in)}
+
+
+def _redemption_detail(redemption: ChipRedemption) -> dict[str, Any]:
+    return {"location": CAGE_LOCATION, "employee": _cashier_name(redemption)}
+
+
+def _worksheet_transactions(
+    total: DayTotal, details: dict[tuple[str, int], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "source": t.source,
+            "id": t.id,
+            "amount_cents": t.amount_cents,
+            "at": t.at.isoformat(),
+            **details[(t.source, t.id)],
+        }
+        for t in total.transactions
+    ]
+
+
+def _write_due_worksheets(
+    transactions: list[CashTransaction],
+    *,
+    details: dict[tuple[str, int], dict[str, Any]],
+    patron: Patron | None,
+    description: str,
+    table_id: int | None,
+    table_name: str,
+    actor: AuditActor,
+    now: dt.datetime,
+) -> None:
+    for (subject, gaming_day, direction), total in ctrs_due(
+        transactions, ctr_threshold_cents=settings.CASINO_CTR_THRESHOLD_CENTS
+    ).items():
+        latest = (
+            CtrWorksheet.objects.filter(subject_key=subject, gaming_day=gaming_day, direction=direction)
+            .order_by("-revision")
+            .first()
+        )
+        listed = _worksheet_transactions(total, details)
+        if latest is not None and [(t["source"], t["id"]) for t in latest.transactions] == [
+            (t["source"], t["id"]) for t in listed
+        ]:
+            continue  # nothing new since the last revision: recomputing writes nothing
+        worksheet = CtrWorksheet.objects.create(
+            subject_key=subject,
+            patron=patron,
+            description="" if patron is not None else description,
+            gaming_day=gaming_day,
+            direction=direction,
+            revision=latest.revision + 1 if latest is not None else 1,
+            total_cents=total.total_cents,
+            transactions=listed,
+            identified=patron is not None and patron.is_identified,
+            created_at=now,
+        )
+        who = f"patron {patron.number}" if patron is not None else description
+        record_event(
+            event_type="compliance.ctr.raised" if worksheet.revision == 1 else "compliance.ctr.revised",
+            actor=actor,
+            table_id=table_id,
+            table_name=table_name,
+            subject_type="ctr_worksheet",
+            subject_id=str(worksheet.pk),
+            subject_label=f"CTR {direction.replace('_', '-')} {gaming_day} {who}"[:200],
+            before={"revision": latest.revision, "total_cents": latest.total_cents} if latest else {},
+            after={
+                "revision": worksheet.revision,
+                "total_cents": worksheet.total_cents,
+                "transactions": len(listed),
+                "identified": worksheet.identified,
+            },
+            occurred_at=now,
+        )

@@ -1,0 +1,89 @@
+"""A gaming day's Title 31 records as the compliance page and its exports show them: the MTL in
+time order, the latest revision of each CTR worksheet, and the worksheets still waiting for the
+patron's identification. Also the CTR alerts of the live floor (`floor.live.figures`)."""
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from casino.models import CashDirection, CtrWorksheet, MtlEntry
+from kernel.formatting import dollars
+
+
+@dataclass(frozen=True)
+class CtrLine:
+    worksheet: CtrWorksheet
+    needs_identification: bool  # as the patron stands now: nobody on file, or not identified
+
+    @property
+    def who(self) -> str:
+        return patron_label(self.worksheet)
+
+
+@dataclass(frozen=True)
+class ComplianceDay:
+    gaming_day: dt.date
+    mtl: tuple[MtlEntry, ...]
+    ctrs: tuple[CtrLine, ...]
+
+    @property
+    def flagged(self) -> tuple[CtrLine, ...]:
+        return tuple(line for line in self.ctrs if line.needs_identification)
+
+    def mtl_total_cents(self, direction: str) -> int:
+        return sum(entry.amount_cents for entry in self.mtl if entry.direction == direction)
+
+
+def patron_label(record: MtlEntry | CtrWorksheet) -> str:
+    if record.patron is not None:
+        return f"Patron {record.patron.number} {record.patron.name}"
+    return f"Not on file: {record.description}"
+
+
+def latest_worksheets(*, gaming_day: dt.date) -> QuerySet[CtrWorksheet]:
+    return (
+        CtrWorksheet.objects.filter(gaming_day=gaming_day)
+        .order_by("subject_key", "direction", "-revision")
+        .distinct("subject_key", "direction")
+        .select_related("patron")
+    )
+
+
+def _needs_identification(worksheet: CtrWorksheet) -> bool:
+    return worksheet.patron is None or not worksheet.patron.is_identified
+
+
+def compliance_day(*, gaming_day: dt.date) -> ComplianceDay:
+    mtl = (
+        MtlEntry.objects.filter(gaming_day=gaming_day).select_related("patron").order_by("occurred_at", "pk")
+    )
+    worksheets = sorted(
+        latest_worksheets(gaming_day=gaming_day),
+        key=lambda w: (w.direction, -w.total_cents, w.subject_key),
+    )
+    return ComplianceDay(
+        gaming_day=gaming_day,
+        mtl=tuple(mtl),
+        ctrs=tuple(CtrLine(w, needs_identification=_needs_identification(w)) for w in worksheets),
+    )
+
+
+def ctr_alerts_by_table(*, gaming_day: dt.date, table_names: Iterable[str]) -> dict[str, list[str]]:
+    """The cash-in CTRs of the gaming day, as alerts on the cards of the tables where their cash
+    came in (one query)."""
+    names = set(table_names)
+    alerts: dict[str, list[str]] = defaultdict(list)
+    if not names:
+        return alerts
+    for worksheet in latest_worksheets(gaming_day=gaming_day).filter(direction=CashDirection.CASH_IN):
+        tables = sorted({t["location"] for t in worksheet.transactions} & names)
+        flag = " Identification needed before filing." if _needs_identification(worksheet) else ""
+        for name in tables:
+            alerts[name].append(
+                f"CTR: {patron_label(worksheet)} has bought in {dollars(worksheet.total_cents)} cash "
+                f"this gaming day (over the CTR line).{flag}"
+            )
+    return alerts

@@ -1,0 +1,79 @@
+"""The compliance page of a gaming day: the MTL, the CTR worksheets and the patrons they wait on
+to be identified, with CSV and PDF exports. Compliance (and admins) only: pit bosses see the CTR
+alerts of their own tables on the live floor."""
+
+import datetime as dt
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from casino.models import CashDirection, StaffRole
+from floor.access import console_view
+from floor.compliance.day import compliance_day
+from floor.compliance.export import compliance_csv, compliance_pdf
+from kernel.gaming_day import gaming_day_and_shift
+
+COMPLIANCE_ROLES = (StaffRole.COMPLIANCE, StaffRole.ADMIN)
+
+
+def _day(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise Http404("A gaming day is written YYYY-MM-DD.") from None
+
+
+def _generated_by(request: HttpRequest) -> str:
+    user = request.user
+    return str(user.get_full_name() or user.get_username())  # type: ignore[union-attr]
+
+
+@require_GET
+@console_view(*COMPLIANCE_ROLES)
+def today(request: HttpRequest) -> HttpResponse:
+    gaming_day, _ = gaming_day_and_shift(timezone.now())
+    return redirect("floor:compliance_day", gaming_day=gaming_day.isoformat())
+
+
+@require_GET
+@console_view(*COMPLIANCE_ROLES)
+def day_page(request: HttpRequest, gaming_day: str) -> HttpResponse:
+    day = _day(gaming_day)
+    records = compliance_day(gaming_day=day)
+    return render(
+        request,
+        "floor/compliance/day.html",
+        {
+            "day": records,
+            "previous_day": day - dt.timedelta(days=1),
+            "next_day": day + dt.timedelta(days=1),
+            "cash_in_total": records.mtl_total_cents(CashDirection.CASH_IN),
+            "cash_out_total": records.mtl_total_cents(CashDirection.CASH_OUT),
+        },
+    )
+
+
+@require_GET
+@console_view(*COMPLIANCE_ROLES)
+def day_csv(request: HttpRequest, gaming_day: str) -> HttpResponse:
+    day = _day(gaming_day)
+    body = compliance_csv(
+        compliance_day(gaming_day=day), generated_at=timezone.now(), generated_by=_generated_by(request)
+    )
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="title31-{day.isoformat()}.csv"'
+    return response
+
+
+@require_GET
+@console_view(*COMPLIANCE_ROLES)
+def day_pdf(request: HttpRequest, gaming_day: str) -> HttpResponse:
+    day = _day(gaming_day)
+    body = compliance_pdf(
+        compliance_day(gaming_day=day), generated_at=timezone.now(), generated_by=_generated_by(request)
+    )
+    response = HttpResponse(body, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="title31-{day.isoformat()}.pdf"'
+    return response

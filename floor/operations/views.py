@@ -1,0 +1,481 @@
+"""Table operations on the floor console: the table page, opener and closer, fills and credits,
+printable slips and round voids.
+
+Every view asks `floor.access` who may see (404 otherwise) and who may act (403 for the roles that
+only read), and changes things only through the casino services, which own the transaction, the
+ledger and the audit event, exactly as the staff API calls them. A service's refusal is shown as a
+form error or a message; nothing has changed when it is.
+"""
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from audit.context import AuditActor
+from casino.engine.errors import RuleError
+from casino.models import (
+    OPEN_ROUND_STATES,
+    ChipSlip,
+    InventoryKind,
+    Round,
+    SlipKind,
+    SlipStatus,
+    Table,
+    TableInventory,
+)
+from casino.selectors import (
+    get_latest_count,
+    get_open_round,
+    get_round_at_table,
+    get_slip,
+    get_table_terminal,
+    list_recent_rounds,
+    list_shift_and_pending_slips,
+    list_table_limits,
+)
+from casino.services import accounting, rounds
+from casino.services.terminals import session_is_live
+from floor.access import actable_table, console_view, may_act_on, role_of, visible_table
+from floor.operations.forms import (
+    CloseTableForm,
+    OpenTableForm,
+    RoundVoidForm,
+    SlipApproveForm,
+    SlipRequestForm,
+    SlipVoidForm,
+    count_initial,
+    counts_fingerprint,
+)
+from floor.operations.words import dollars_in_words
+from kernel.errors import ServiceError
+from kernel.formatting import dollars
+from kernel.gaming_day import gaming_day_and_shift
+
+RECENT_ROUNDS = 15
+
+
+def _actor(request: HttpRequest) -> AuditActor:
+    user = request.user
+    return AuditActor(kind="user", user_id=user.pk, username=user.get_username(), role=role_of(user) or "")
+
+
+def _refusal(error: ServiceError | RuleError) -> str:
+    """A service's refusal in the words staff read (the few that speak of cents, in dollars)."""
+    if isinstance(error, ServiceError) and error.code == "credit_exceeds_tray":
+        return "The tray does not hold enough chips for this credit: count the tray before crediting."
+    return error.detail[:1].upper() + error.detail[1:]
+
+
+def _person(user: Any) -> str:
+    if user is None:
+        return ""
+    return str(user.get_full_name() or user.get_username())
+
+
+def _table_url(table: Table) -> str:
+    return reverse("floor:table", args=[table.pk])
+
+
+# --- what the pages show -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableState:
+    label: str
+    css: str  # the .status class
+    is_open: bool  # open for some shift: the closer is due before the next opener
+    note: str = ""
+
+
+def _table_state(table: Table, latest: TableInventory | None, *, now: dt.datetime) -> TableState:
+    if not table.is_active:
+        return TableState("Deactivated", "alarm", is_open=False, note="It deals nothing and takes no money.")
+    if latest is None:
+        return TableState("Never opened", "closed", is_open=False, note="Open it with a count of the tray.")
+    period = f"{latest.gaming_day:%Y-%m-%d} {latest.shift} shift"
+    if latest.kind == InventoryKind.CLOSER:
+        return TableState("Closed", "closed", is_open=False, note=f"Closed for the {period}.")
+    if (latest.gaming_day, latest.shift) != gaming_day_and_shift(now):
+        return TableState(
+            "Open for an ended shift",
+            "alarm",
+            is_open=True,
+            note=f"Opened for the {period}, which has ended: close it for that shift, then open it for this one.",
+        )
+    return TableState("Open", "open", is_open=True, note=f"Open for the {period}.")
+
+
+@dataclass(frozen=True)
+class SlipRow:
+    slip: ChipSlip
+    requested_by: str
+    approved_by: str
+    voided_by: str
+    void_reason: str
+    voided_at: dt.datetime | None
+    requested_by_viewer: bool
+
+    @property
+    def is_pending(self) -> bool:
+        return self.slip.status == SlipStatus.PENDING
+
+    @property
+    def is_void(self) -> bool:
+        return self.slip.status == SlipStatus.VOID
+
+
+def _slip_row(slip: ChipSlip, *, viewer: Any) -> SlipRow:
+    if slip.requested_by_dealer is not None:
+        requested_by = f"Dealer {slip.requested_by_dealer.name or slip.requested_by_dealer.badge} (terminal)"
+    else:
+        requested_by = _person(slip.requested_by_user)
+    void = getattr(slip, "void", None) if slip.status == SlipStatus.VOID else None
+    return SlipRow(
+        slip=slip,
+        requested_by=requested_by,
+        approved_by=_person(slip.approved_by),
+        voided_by=_person(void.voided_by) if void else "",
+        void_reason=void.reason if void else "",
+        voided_at=void.voided_at if void else None,
+        requested_by_viewer=slip.requested_by_user_id is not None and slip.requested_by_user_id == viewer.pk,
+    )
+
+
+def _signed_in_dealer(table: Table, *, now: dt.datetime) -> Any:
+    terminal = get_table_terminal(table=table)
+    if terminal is None or not session_is_live(terminal, now=now):
+        return None
+    return terminal.dealer
+
+
+@require_GET
+@console_view()
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = visible_table(request.user, table_id)
+    now = timezone.now()
+    latest = get_latest_count(table=table)
+    current_shift = gaming_day_and_shift(now)
+    shifts = {current_shift} | ({(latest.gaming_day, latest.shift)} if latest else set())
+    slips = [
+        _slip_row(slip, viewer=request.user)
+        for slip in list_shift_and_pending_slips(table=table, shifts=shifts)
+    ]
+    open_round = get_open_round(table=table)
+    return render(
+        request,
+        "floor/operations/table.html",
+        {
+            "table": table,
+            "state": _table_state(table, latest, now=now),
+            "latest": latest,
+            "current_shift": current_shift,
+            "limits": list_table_limits(table=table),
+            "dealer": _signed_in_dealer(table, now=now),
+            "slips": slips,
+            "pending": [row for row in slips if row.is_pending],
+            "open_round": open_round,
+            "rounds": list_recent_rounds(table=table, limit=RECENT_ROUNDS),
+            "open_round_states": OPEN_ROUND_STATES,
+            "may_act": may_act_on(request.user, table),
+        },
+    )
+
+
+# --- opener and closer -------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@console_view()
+def open_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = actable_table(request.user, table_id)
+    latest = get_latest_count(table=table)
+    previous_closer = latest if latest is not None and latest.kind == InventoryKind.CLOSER else None
+    previous_chips = previous_closer.chips if previous_closer else None
+    review = False
+    if request.method == "POST":
+        form = OpenTableForm(request.POST)
+        if form.is_valid():
+            chips, total_cents = form.cleaned_data["chips"], form.cleaned_data["total_cents"]
+            differs = previous_chips is not None and counts_fingerprint(chips) != counts_fingerprint(
+                previous_chips
+            )
+            if differs and form.cleaned_data["reviewed"] != counts_fingerprint(chips):
+                review = True
+            else:
+                try:
+                    opener = accounting.open_table(
+                        table_id=table.pk,
+                        total_cents=total_cents,
+                        chips=chips,
+                        supervisor=request.user,  # type: ignore[arg-type]
+                        actor=_actor(request),
+                        now=timezone.now(),
+                    )
+                except (ServiceError, RuleError) as refused:
+                    form.add_error(None, _refusal(refused))
+                else:
+                    messages.success(
+                        request,
+                        f"{table.name} is open for the {opener.gaming_day:%Y-%m-%d} {opener.shift} shift "
+                        f"with {dollars(opener.total_cents)}.",
+                    )
+                    return redirect(_table_url(table))
+    else:
+        initial = (
+            count_initial(previous_closer.chips, total_cents=previous_closer.total_cents)
+            if previous_closer
+            else {}
+        )
+        form = OpenTableForm(initial=initial)
+    rows = list(form.rows(previous_chips))
+    entered_cents = form.cleaned_data.get("total_cents") if form.is_bound and form.is_valid() else None
+    return render(
+        request,
+        "floor/operations/open.html",
+        {
+            "table": table,
+            "form": form,
+            "rows": rows,
+            "previous_closer": previous_closer,
+            "already_open": latest is not None and latest.kind == InventoryKind.OPENER,
+            "review": review,
+            "review_fingerprint": counts_fingerprint(form.cleaned_data["chips"]) if review else "",
+            "differences": sum(1 for row in rows if row.differs),
+            "difference_cents": (
+                entered_cents - previous_closer.total_cents
+                if entered_cents is not None and previous_closer is not None
+                else None
+            ),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@console_view()
+def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = actable_table(request.user, table_id)
+    latest = get_latest_count(table=table)
+    if request.method == "POST":
+        form = CloseTableForm(request.POST)
+        if form.is_valid():
+            try:
+                closer = accounting.close_table(
+                    table_id=table.pk,
+                    total_cents=form.cleaned_data["total_cents"],
+                    chips=form.cleaned_data["chips"],
+                    supervisor=request.user,  # type: ignore[arg-type]
+                    actor=_actor(request),
+                    now=timezone.now(),
+                )
+            except (ServiceError, RuleError) as refused:
+                form.add_error(None, _refusal(refused))
+            else:
+                messages.success(
+                    request,
+                    f"{table.name} is closed for the {closer.gaming_day:%Y-%m-%d} {closer.shift} shift "
+                    f"with {dollars(closer.total_cents)}.",
+                )
+                return redirect(_table_url(table))
+    else:
+        form = CloseTableForm()
+    return render(
+        request,
+        "floor/operations/close.html",
+        {
+            "table": table,
+            "form": form,
+            "rows": list(form.rows()),
+            "opener": latest if latest is not None and latest.kind == InventoryKind.OPENER else None,
+        },
+    )
+
+
+# --- fills and credits -------------------------------------------------------------------------
+
+
+def _slip_of(table: Table, slip_id: int) -> ChipSlip:
+    try:
+        slip = get_slip(slip_id=slip_id)
+    except ChipSlip.DoesNotExist:
+        raise Http404("No such slip.") from None
+    if slip.table_id != table.pk:
+        raise Http404("No such slip at this table.")
+    return slip
+
+
+def _slip_name(slip: ChipSlip) -> str:
+    return f"{slip.get_kind_display()} #{slip.number}"
+
+
+@require_http_methods(["GET", "POST"])
+@console_view()
+def request_slip(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = actable_table(request.user, table_id)
+    if request.method == "POST":
+        form = SlipRequestForm(request.POST)
+        if form.is_valid():
+            try:
+                slip = accounting.request_slip(
+                    kind=SlipKind(form.cleaned_data["kind"]),
+                    table_id=table.pk,
+                    amount_cents=form.cleaned_data["total_cents"],
+                    chips=form.cleaned_data["chips"],
+                    terminal=None,
+                    user=request.user,  # type: ignore[arg-type]
+                    actor=_actor(request),
+                    now=timezone.now(),
+                )
+            except (ServiceError, RuleError) as refused:
+                form.add_error(None, _refusal(refused))
+            else:
+                messages.success(
+                    request,
+                    f"{_slip_name(slip)} for {dollars(slip.amount_cents)} is requested: "
+                    "a second supervisor approves it.",
+                )
+                return redirect(_table_url(table))
+    else:
+        kind = request.GET.get("kind")
+        form = SlipRequestForm(initial={"kind": kind if kind in SlipKind.values else SlipKind.FILL})
+    return render(
+        request,
+        "floor/operations/slip_request.html",
+        {"table": table, "form": form, "rows": list(form.rows())},
+    )
+
+
+@require_POST
+@console_view()
+def approve_slip(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse:
+    table = actable_table(request.user, table_id)
+    slip = _slip_of(table, slip_id)
+    if SlipApproveForm(request.POST).is_valid():
+        try:
+            approved = accounting.approve_slip(
+                kind=SlipKind(slip.kind),
+                slip_id=slip.pk,
+                user=request.user,  # type: ignore[arg-type]
+                actor=_actor(request),
+                now=timezone.now(),
+            )
+        except (ServiceError, RuleError) as refused:
+            messages.error(request, f"{_slip_name(slip)} was not approved. {_refusal(refused)}")
+        else:
+            messages.success(
+                request, f"{_slip_name(approved)} for {dollars(approved.amount_cents)} is approved."
+            )
+    return redirect(_table_url(table))
+
+
+@require_http_methods(["GET", "POST"])
+@console_view()
+def void_slip(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse:
+    table = actable_table(request.user, table_id)
+    slip = _slip_of(table, slip_id)
+    if request.method == "POST":
+        form = SlipVoidForm(request.POST)
+        if form.is_valid():
+            try:
+                accounting.void_slip(
+                    kind=SlipKind(slip.kind),
+                    slip_id=slip.pk,
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,  # type: ignore[arg-type]
+                    actor=_actor(request),
+                    now=timezone.now(),
+                )
+            except (ServiceError, RuleError) as refused:
+                form.add_error(None, _refusal(refused))
+            else:
+                messages.success(request, f"{_slip_name(slip)} is void.")
+                return redirect(_table_url(table))
+    else:
+        form = SlipVoidForm()
+    return render(
+        request,
+        "floor/operations/slip_void.html",
+        {"table": table, "slip": _slip_row(slip, viewer=request.user), "form": form},
+    )
+
+
+@require_GET
+@console_view()
+def print_slip(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse:
+    table = visible_table(request.user, table_id)
+    slip = _slip_of(table, slip_id)
+    return render(
+        request,
+        "floor/operations/slip_print.html",
+        {
+            "table": table,
+            "slip": _slip_row(slip, viewer=request.user),
+            "amount_in_words": dollars_in_words(slip.amount_cents),
+            "printed_at": timezone.now(),
+        },
+    )
+
+
+# --- round voids -------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@console_view()
+def void_round(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Void a round of this table with a reason, after a confirmation step that shows the round."""
+    table = actable_table(request.user, table_id)
+    round_: Round | None = None
+    if request.method == "POST":
+        form = RoundVoidForm(request.POST)
+        if form.is_valid():
+            round_ = get_round_at_table(table=table, round_id=form.cleaned_data["round_id"])
+            if round_ is None:
+                form.add_error(
+                    "round_id", f"Round {form.cleaned_data['round_id']} is not a round of {table.name}."
+                )
+            elif round_.state not in OPEN_ROUND_STATES:
+                form.add_error(
+                    "round_id", f"Round {round_.pk} is already {round_.state}: only an open round is voided."
+                )
+            elif form.cleaned_data["confirmed"]:
+                try:
+                    rounds.void_round(
+                        round_id=round_.pk,
+                        reason=form.cleaned_data["reason"],
+                        user=request.user,  # type: ignore[arg-type]
+                        actor=_actor(request),
+                        now=timezone.now(),
+                    )
+                except (ServiceError, RuleError) as refused:
+                    form.add_error(None, _refusal(refused))
+                else:
+                    messages.success(request, f"Round {round_.pk} is void: every wager is returned.")
+                    return redirect(_table_url(table))
+            else:
+                return render(
+                    request,
+                    "floor/operations/round_void_confirm.html",
+                    {
+                        "table": table,
+                        "round": round_,
+                        "form": form,
+                        "opening_stakes_cents": _opening_stakes_cents(round_),
+                    },
+                )
+    else:
+        form = RoundVoidForm(initial={"round_id": request.GET.get("round", "")})
+    return render(request, "floor/operations/round_void.html", {"table": table, "form": form})
+
+
+def _opening_stakes_cents(round_: Round) -> int:
+    """The stakes placed when the round opened (doubles and splits come on top)."""
+    return sum(
+        int(seat["primary_cents"]) + sum(int(cents) for cents in seat["bonus_cents"].values())
+        for seat in round_.opening
+    )

@@ -1,0 +1,167 @@
+"""The console's patron, cage and compliance pages, and the gaming day's Title 31 export as CSV
+and PDF (its text read back with pdfium)."""
+
+import csv
+import io
+from typing import Any, cast
+
+import pypdfium2 as pdfium
+import pytest
+from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from casino.models import ChipRedemption, Patron
+from casino.services.provisioning import create_staff
+from tests.casino.accounting.conftest import ok
+from tests.compliance.conftest import GAMING_DAY, cash_buy_in, new_patron, redeem
+from tests.conftest import TableActors
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("title31_clock")]
+
+DAY_URL = f"/floor/compliance/{GAMING_DAY.isoformat()}/"
+
+
+def signed_in(role: str) -> Client:
+    staff = create_staff(username=f"{role}-page", role=role, now=timezone.now())
+    client = Client()
+    client.force_login(cast(Any, staff.user))
+    return client
+
+
+@pytest.fixture
+def played_day(
+    open_tables: list[TableActors], supervisor_client: APIClient, cashier: APIClient
+) -> dict[str, int]:
+    """The issue's day: Ana buys in $12,000 and $4,500 cash at two tables (a CTR), Bea $9,000
+    (none), and someone not on file redeems $3,500 at the cage."""
+    ana = new_patron(
+        supervisor_client, "Ana Ruiz", identification_type="passport", identification_reference="X1"
+    )
+    bea = new_patron(supervisor_client, "Bea Kim")
+    ok(cash_buy_in(open_tables[0], 1_200_000, patron=ana), 201)
+    ok(cash_buy_in(open_tables[1], 450_000, patron=ana), 201)
+    ok(cash_buy_in(open_tables[1], 900_000, patron=bea, seat=2), 201)
+    ok(redeem(cashier, 350_000, description="Man, grey suit"), 201)
+    return {"ana": ana, "bea": bea}
+
+
+def test_the_compliance_page_shows_the_days_mtl_and_its_one_ctr(played_day: dict[str, int]) -> None:
+    page = signed_in("compliance").get(DAY_URL)
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert f"Patron {played_day['ana']} Ana Ruiz" in text
+    assert "$16,500.00" in text
+    assert text.count("<td>Cash in</td>") == 4  # one CTR row and three MTL rows of cash in
+    assert "Man, grey suit" in text
+    assert "$3,500.00" in text
+    assert "No CTR of this gaming day waits" in text  # Ana is identified
+
+
+def test_only_compliance_and_admins_read_the_compliance_pages(played_day: dict[str, int]) -> None:
+    for role in ("pit_boss", "floor_supervisor", "cage_cashier"):
+        client = signed_in(role)
+        for url in (DAY_URL, f"{DAY_URL}title31.csv", f"{DAY_URL}title31.pdf"):
+            assert client.get(url).status_code == 403, (role, url)
+    assert signed_in("admin").get(DAY_URL).status_code == 200
+    assert signed_in("compliance").get("/floor/compliance/2026-13-40/").status_code == 404
+
+
+def test_the_csv_export_lists_the_mtl_and_the_ctr_in_dollars(played_day: dict[str, int]) -> None:
+    response = signed_in("compliance").get(f"{DAY_URL}title31.csv")
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert ["Units", "dollars; times in casino local time"] in rows
+    records = [row for row in rows if row and row[0] in ("MTL", "CTR")]
+    assert [(r[0], r[1], r[2], r[4], r[5]) for r in records] == [
+        ("MTL", "cash_in", f"Patron {played_day['ana']} Ana Ruiz", "12000.00", "BJ-T31-A"),
+        ("MTL", "cash_in", f"Patron {played_day['ana']} Ana Ruiz", "4500.00", "BJ-T31-B"),
+        ("MTL", "cash_in", f"Patron {played_day['bea']} Bea Kim", "9000.00", "BJ-T31-B"),
+        ("MTL", "cash_out", "Not on file: Man, grey suit", "3500.00", "Cage"),
+        ("CTR", "cash_in", f"Patron {played_day['ana']} Ana Ruiz", "16500.00", "BJ-T31-A; BJ-T31-B"),
+    ]
+
+
+def _pdf_text(data: bytes) -> str:
+    document = pdfium.PdfDocument(data)
+    return "\n".join(document[index].get_textpage().get_text_range() for index in range(len(document)))
+
+
+def test_the_pdf_export_prints_the_header_the_ctr_and_the_mtl(played_day: dict[str, int]) -> None:
+    response = signed_in("compliance").get(f"{DAY_URL}title31.pdf")
+    assert response["Content-Type"] == "application/pdf"
+    text = _pdf_text(response.content)
+    assert f"Title 31 records, gaming day {GAMING_DAY.isoformat()}" in text
+    assert "Licensee not configured - Property not configured" in text
+    assert f"Patron {played_day['ana']} Ana Ruiz" in text
+    assert "$16,500.00" in text
+    for amount in ("$12,000.00", "$4,500.00", "$9,000.00", "$3,500.00"):
+        assert amount in text
+    assert "NEEDED" not in text  # the one CTR is of an identified patron
+
+
+def test_a_patrons_page_shows_their_days_mtl_and_ctr_and_identifies_them(
+    played_day: dict[str, int], cashier: APIClient
+) -> None:
+    ok(redeem(cashier, 1_100_000, patron=played_day["bea"]), 201)  # Bea cashes out over the line
+    client = signed_in("pit_boss")
+    page = client.get(f"/floor/patrons/{played_day['bea']}/").content.decode()
+    assert "Not identified" in page
+    assert "$9,000.00" in page
+    assert "$11,000.00" in page
+
+    compliance_page = signed_in("compliance").get(DAY_URL).content.decode()
+    assert "identify the patron" in compliance_page
+
+    response = client.post(
+        f"/floor/patrons/{played_day['bea']}/identify/",
+        {"name": "Bea Kim", "identification_type": "state_id", "identification_reference": "S-77"},
+    )
+    assert response.status_code == 302
+    assert Patron.objects.get(number=played_day["bea"]).is_identified
+    bad = client.post(
+        f"/floor/patrons/{played_day['ana']}/identify/", {"name": "Ana", "identification_type": "passport"}
+    )
+    assert bad.status_code == 302
+    assert Patron.objects.get(number=played_day["ana"]).identification_reference == "X1"
+
+
+def test_staff_find_and_create_patrons_on_the_console() -> None:
+    client = signed_in("cage_cashier")
+    response = client.post(
+        "/floor/patrons/", {"name": "Cy Dorn", "identification_type": "", "identification_reference": ""}
+    )
+    patron = Patron.objects.get(name="Cy Dorn")
+    assert response.status_code == 302
+    assert response["Location"] == f"/floor/patrons/{patron.number}/"
+    assert "Cy Dorn" in client.get("/floor/patrons/", {"q": "dorn"}).content.decode()
+    refused = client.post("/floor/patrons/", {"name": "Dee", "identification_type": "passport"})
+    assert refused.status_code == 200
+    assert "both its type and its reference" in refused.content.decode()
+    assert not Patron.objects.filter(name="Dee").exists()
+
+
+def test_the_cashier_pays_out_on_the_cage_page(open_tables: list[TableActors]) -> None:
+    client = signed_in("cage_cashier")
+    response = client.post(
+        "/floor/cage/", {"amount": "4,250.00", "patron": "", "description": "Woman, red coat"}
+    )
+    assert response.status_code == 302
+    (made,) = ChipRedemption.objects.all()
+    assert (made.amount_cents, made.description, made.mtl_entry.amount_cents) == (
+        425_000,
+        "Woman, red coat",
+        425_000,
+    )
+    assert "Woman, red coat" in client.get("/floor/cage/").content.decode()
+
+    for bad in (
+        {"amount": "100", "patron": "", "description": ""},
+        {"amount": "-5", "description": "x"},
+        {"amount": "1", "patron": "77"},
+    ):
+        page: Any = client.post("/floor/cage/", bad)
+        assert page.status_code == 200
+        assert "errorlist" in page.content.decode() or "form-errors" in page.content.decode()
+    assert ChipRedemption.objects.count() == 1
+    assert signed_in("floor_supervisor").get("/floor/cage/").status_code == 403

@@ -1,0 +1,470 @@
+"""Table operations on the floor console, through Django's test client: who may do what, and bad
+input that re-renders with a clear error and changes nothing. The flows in Chromium are in
+test_table_operations_browser.py, which uses the helpers here."""
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from django import forms
+from django.contrib.auth.models import AbstractBaseUser
+from django.test import Client
+from django.utils import timezone
+
+from audit.context import AuditActor
+from casino.models import (
+    ChipSlip,
+    InventoryKind,
+    Pit,
+    Round,
+    SlipKind,
+    SlipStatus,
+    SlipVoid,
+    StaffProfile,
+    TableInventory,
+)
+from casino.services import accounting
+from casino.services.provisioning import create_staff
+from floor.operations.forms import cents_from_dollars
+from floor.operations.words import dollars_in_words
+from tests.conftest import TableActors, post
+
+pytestmark = pytest.mark.django_db
+
+CASINO_ZONE = ZoneInfo("America/Los_Angeles")
+# Mid-morning of a day shift (06:00-14:00 of gaming day 2026-11-20), so no test straddles a shift
+# change; the previous shift (grave, gaming day 2026-11-19) ended at 06:00.
+DAY_SHIFT = dt.datetime(2026, 11, 20, 10, 0, tzinfo=CASINO_ZONE)
+PREVIOUS_SHIFT = dt.datetime(2026, 11, 20, 5, 0, tzinfo=CASINO_ZONE)
+SYSTEM = AuditActor(kind="system", username="tests")
+CLOSER_CHIPS = {"10000": 20, "2500": 40, "500": 100}  # $2,000 + $1,000 + $500 = $3,500
+
+
+class FixedClock:
+    def __init__(self, moment: dt.datetime) -> None:
+        self.moment = moment
+
+    def __call__(self) -> dt.datetime:
+        return self.moment.astimezone(dt.UTC)
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> FixedClock:
+    settings.CASINO_TIME_ZONE = "America/Los_Angeles"
+    settings.GAMING_DAY_STARTS = "06:00"
+    fixed = FixedClock(DAY_SHIFT)
+    monkeypatch.setattr(timezone, "now", fixed)
+    return fixed
+
+
+def staff_user(role: str, *, pits: tuple[Pit, ...] = ()) -> AbstractBaseUser:
+    counter = StaffProfile.objects.count()
+    staff = create_staff(username=f"{role}-ops-{counter}", role=role, now=timezone.now())
+    StaffProfile.objects.get(user_id=staff.user.pk).pits.set(pits)
+    return staff.user
+
+
+def signed_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def open_now(actors: TableActors, *, by: AbstractBaseUser, chips: dict[str, int] | None = None) -> None:
+    chips = chips or CLOSER_CHIPS
+    accounting.open_table(
+        table_id=actors.table.pk,
+        total_cents=accounting.chips_total_cents(chips),
+        chips=chips,
+        supervisor=by,
+        actor=SYSTEM,
+        now=timezone.now(),
+    )
+
+
+def closed_in_previous_shift(actors: TableActors, *, by: AbstractBaseUser) -> None:
+    """An opener and a closer ($3,500 as CLOSER_CHIPS) in the shift before this one."""
+    total = accounting.chips_total_cents(CLOSER_CHIPS)
+    for service, minutes in ((accounting.open_table, 0), (accounting.close_table, 30)):
+        service(
+            table_id=actors.table.pk,
+            total_cents=total,
+            chips=CLOSER_CHIPS,
+            supervisor=by,
+            actor=SYSTEM,
+            now=PREVIOUS_SHIFT + dt.timedelta(minutes=minutes),
+        )
+
+
+def requested_fill(actors: TableActors, *, by: AbstractBaseUser, chips: dict[str, int]) -> ChipSlip:
+    return accounting.request_slip(
+        kind=SlipKind.FILL,
+        table_id=actors.table.pk,
+        amount_cents=accounting.chips_total_cents(chips),
+        chips=chips,
+        terminal=None,
+        user=by,
+        actor=SYSTEM,
+        now=timezone.now(),
+    )
+
+
+def open_round_at(actors: TableActors) -> int:
+    """A round dealt from a new shoe at the table's terminal, left open (waiting for cards)."""
+    shoe = post(actors.terminal, "/api/v1/shoes/", {"mode": "reported"})
+    assert shoe.status_code == 201, shoe.json()
+    opened = post(
+        actors.terminal,
+        "/api/v1/rounds/",
+        {"seats": [{"seat": 2, "player": None, "wagers": [{"kind": "primary", "amount_cents": 5_000}]}]},
+    )
+    assert opened.status_code == 201, opened.json()
+    return int(opened.json()["id"])
+
+
+def count_form(chips: Mapping[str, object], *, total: str, **extra: str) -> dict[str, str]:
+    return {**{f"count_{key}": str(count) for key, count in chips.items()}, "total": total, **extra}
+
+
+def page_messages(response: Any) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+Tables = Callable[..., TableActors]
+
+
+# --- dollars and words -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "cents"),
+    [("1,250.00", 125_000), ("$1250", 125_000), ("1250.5", 125_050), ("0.07", 7), (" 20,000 ", 2_000_000)],
+)
+def test_dollars_typed_by_staff_become_exact_cents(typed: str, cents: int) -> None:
+    assert cents_from_dollars(typed) == cents
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("12.345", "fraction of a cent"),
+        ("-5", "cannot be negative"),
+        ("1,25", "is not an amount in dollars"),
+        ("twelve", "is not an amount in dollars"),
+        ("1e3", "is not an amount in dollars"),
+    ],
+)
+def test_amounts_that_are_not_whole_cents_are_refused_clearly(typed: str, message: str) -> None:
+    with pytest.raises(forms.ValidationError, match=message):
+        cents_from_dollars(typed)
+
+
+def test_a_slip_amount_is_written_out_in_words() -> None:
+    assert dollars_in_words(1_234_567) == "Twelve thousand three hundred forty-five dollars and 67/100"
+    assert dollars_in_words(100) == "One dollar and 00/100"
+    assert dollars_in_words(100_000_000) == "One million dollars and 00/100"
+
+
+# --- who may see and act ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ["compliance", "admin"])
+def test_a_casino_wide_role_reads_the_table_page_without_actions_and_is_refused_every_post(
+    make_table: Tables, role: str
+) -> None:
+    actors = make_table("BJ-OPS-1")
+    supervisor = staff_user("floor_supervisor", pits=(actors.table.pit,))
+    open_now(actors, by=supervisor)
+    slip = requested_fill(actors, by=supervisor, chips={"2500": 4})
+    reader = signed_in(staff_user(role))
+    base = f"/floor/tables/{actors.table.pk}"
+
+    page = reader.get(f"{base}/")
+    assert page.status_code == 200
+    assert b"Fill #1" in page.content
+    assert b"/approve/" not in page.content
+    assert b"Request a fill" not in page.content
+    assert reader.get(f"{base}/slips/{slip.pk}/print/").status_code == 200
+
+    for path, body in [
+        (f"{base}/open/", count_form(CLOSER_CHIPS, total="3500")),
+        (f"{base}/close/", count_form(CLOSER_CHIPS, total="3500")),
+        (f"{base}/slips/new/", count_form({"2500": 4}, total="100", kind="fill")),
+        (f"{base}/slips/{slip.pk}/approve/", {}),
+        (f"{base}/slips/{slip.pk}/void/", {"reason": "not needed"}),
+        (f"{base}/rounds/void/", {"round_id": "1", "reason": "misdeal", "confirmed": "True"}),
+    ]:
+        assert reader.post(path, body).status_code == 403, path
+    slip.refresh_from_db()
+    assert slip.status == SlipStatus.PENDING
+    assert ChipSlip.objects.count() == 1
+    assert TableInventory.objects.filter(table=actors.table).count() == 1
+
+
+def test_a_supervisor_of_another_pit_gets_404_for_the_table_and_its_slips(make_table: Tables) -> None:
+    actors = make_table("BJ-OPS-2", pit_name="Pit A")
+    other = make_table("BJ-OPS-3", pit_name="Pit B")
+    own_supervisor = staff_user("floor_supervisor", pits=(actors.table.pit,))
+    open_now(actors, by=own_supervisor)
+    slip = requested_fill(actors, by=own_supervisor, chips={"2500": 4})
+    outsider = signed_in(staff_user("pit_boss", pits=(other.table.pit,)))
+    base = f"/floor/tables/{actors.table.pk}"
+
+    assert outsider.get(f"{base}/").status_code == 404
+    assert outsider.get(f"{base}/slips/{slip.pk}/print/").status_code == 404
+    assert outsider.post(f"{base}/slips/{slip.pk}/approve/").status_code == 404
+    # A slip of one table is not reached through another table's address either.
+    assert outsider.post(f"/floor/tables/{other.table.pk}/slips/{slip.pk}/approve/").status_code == 404
+    slip.refresh_from_db()
+    assert slip.status == SlipStatus.PENDING
+
+
+def test_an_anonymous_visitor_is_sent_to_sign_in(client: Client) -> None:
+    response = client.get("/floor/tables/1/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/floor/login/")
+
+
+# --- opener and closer -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        (count_form({"2500": -3}, total="-75"), "Chip counts cannot be negative."),
+        (count_form({"2500": 4, "1234": 1}, total="100"), "Not a chip denomination in use: 1234"),
+        (count_form({"2500": 4}, total="100.005"), "has a fraction of a cent"),
+        (count_form({"2500": 4}, total="99"), "The chips counted come to $100.00, not the $99.00 entered"),
+        (count_form({"2500": 4}, total=""), "This field is required."),
+        (count_form({"2500": "2.5"}, total="62.50"), "Chip counts are whole numbers."),
+    ],
+)
+def test_a_bad_opener_re_renders_with_a_clear_error_and_opens_nothing(
+    make_table: Tables, body: dict[str, str], error: str
+) -> None:
+    actors = make_table("BJ-OPS-4")
+    supervisor = signed_in(staff_user("floor_supervisor", pits=(actors.table.pit,)))
+    response = supervisor.post(f"/floor/tables/{actors.table.pk}/open/", body)
+    assert response.status_code == 200
+    assert error in response.content.decode()
+    assert not TableInventory.objects.filter(table=actors.table).exists()
+
+
+def test_an_opener_that_differs_from_the_previous_closer_waits_for_confirmation(make_table: Tables) -> None:
+    actors = make_table("BJ-OPS-5")
+    boss = staff_user("pit_boss", pits=(actors.table.pit,))
+    closed_in_previous_shift(actors, by=boss)
+    client = signed_in(boss)
+    url = f"/floor/tables/{actors.table.pk}/open/"
+
+    proposed = client.get(url)
+    assert proposed.context["form"].initial == {
+        "count_10000": 20,
+        "count_2500": 40,
+        "count_500": 100,
+        "total": "$3,500.00",
+    }
+
+    counted = {**CLOSER_CHIPS, "2500": 38}  # two $25 chips short: $3,450
+    review = client.post(url, count_form(counted, total="3,450.00"))
+    assert review.status_code == 200
+    assert review.context["review"] is True
+    assert [row.denomination_cents for row in review.context["rows"] if row.differs] == [2500]
+    assert review.context["difference_cents"] == -5_000
+    assert "-$50.00" in review.content.decode()
+    assert not TableInventory.objects.filter(
+        table=actors.table, kind=InventoryKind.OPENER, gaming_day=DAY_SHIFT.date()
+    ).exists()
+
+    # A confirmation of other counts than the ones reviewed is reviewed again.
+    changed = client.post(
+        url, count_form({**counted, "500": 99}, total="3,445", reviewed=review.context["review_fingerprint"])
+    )
+    assert changed.context["review"] is True
+
+    confirmed = client.post(
+        url, count_form(counted, total="3,450.00", reviewed=review.context["review_fingerprint"])
+    )
+    assert confirmed.status_code == 302
+    opener = TableInventory.objects.get(table=actors.table, gaming_day=DAY_SHIFT.date(), shift="day")
+    assert (opener.kind, opener.total_cents, opener.previous_closer_cents) == ("opener", 345_000, 350_000)
+    assert opener.chips == {"500": 100, "2500": 38, "10000": 20}
+    assert opener.supervisor_id == boss.pk
+
+
+def test_an_opener_equal_to_the_previous_closer_opens_at_once_and_a_second_is_refused(
+    make_table: Tables,
+) -> None:
+    actors = make_table("BJ-OPS-6")
+    supervisor = staff_user("floor_supervisor", pits=(actors.table.pit,))
+    closed_in_previous_shift(actors, by=supervisor)
+    client = signed_in(supervisor)
+    url = f"/floor/tables/{actors.table.pk}/open/"
+
+    opened = client.post(url, count_form(CLOSER_CHIPS, total="3500"), follow=True)
+    assert "BJ-OPS-6 is open for the 2026-11-20 day shift with $3,500.00." in page_messages(opened)
+
+    again = client.post(url, count_form(CLOSER_CHIPS, total="3500"))
+    assert again.status_code == 200
+    assert "BJ-OPS-6 is already open" in again.content.decode()
+    assert TableInventory.objects.filter(table=actors.table, kind=InventoryKind.OPENER).count() == 2
+
+
+def test_closing_needs_a_dealer_signed_in_and_records_the_closer(make_table: Tables) -> None:
+    actors = make_table("BJ-OPS-7")
+    supervisor = staff_user("floor_supervisor", pits=(actors.table.pit,))
+    open_now(actors, by=supervisor)
+    client = signed_in(supervisor)
+    url = f"/floor/tables/{actors.table.pk}/close/"
+    post(actors.terminal, "/api/v1/terminal/sign-out/")
+
+    refused = client.post(url, count_form({"10000": 35}, total="3,500"))
+    assert "A dealer must be signed in at BJ-OPS-7" in refused.content.decode()
+    assert not TableInventory.objects.filter(kind=InventoryKind.CLOSER).exists()
+
+    actors.sign_in()
+    closed = client.post(url, count_form({"10000": 35}, total="3,500"), follow=True)
+    assert "BJ-OPS-7 is closed for the 2026-11-20 day shift with $3,500.00." in page_messages(closed)
+    assert TableInventory.objects.get(kind=InventoryKind.CLOSER).chips == {"10000": 35}
+
+
+# --- fills and credits -----------------------------------------------------------------------
+
+
+def test_a_slip_is_approved_once_by_a_second_person_only(make_table: Tables) -> None:
+    actors = make_table("BJ-OPS-8")
+    requester = staff_user("floor_supervisor", pits=(actors.table.pit,))
+    approver = staff_user("pit_boss", pits=(actors.table.pit,))
+    open_now(actors, by=requester)
+    base = f"/floor/tables/{actors.table.pk}"
+
+    requested = signed_in(requester).post(
+        f"{base}/slips/new/", count_form({"10000": 10, "2500": 8}, total="1,200.00", kind="fill"), follow=True
+    )
+    assert "Fill #1 for $1,200.00 is requested: a second supervisor approves it." in page_messages(requested)
+    slip = ChipSlip.objects.get()
+    assert (slip.amount_cents, slip.chips, slip.requested_by_user_id) == (
+        120_000,
+        {"2500": 8, "10000": 10},
+        requester.pk,
+    )
+
+    own = signed_in(requester).post(f"{base}/slips/{slip.pk}/approve/", follow=True)
+    assert (
+        "Fill #1 was not approved. Fill #1 was requested by you: another supervisor approves it."
+        in page_messages(own)
+    )
+    slip.refresh_from_db()
+    assert slip.status == SlipStatus.PENDING
+
+    approved = signed_in(approver).post(f"{base}/slips/{slip.pk}/approve/", follow=True)
+    assert "Fill #1 for $1,200.00 is approved." in page_messages(approved)
+    twice = signed_in(approver).post(f"{base}/slips/{slip.pk}/approve/", follow=True)
+    assert "only a pending slip is approved" in " ".join(page_messages(twice))
+    slip.refresh_from_db()
+    assert (slip.status, slip.approved_by_id) == (SlipStatus.APPROVED, approver.pk)
+
+
+def test_a_slip_request_needs_chips_that_add_up(make_table: Tables) -> None:
+    actors = make_table("BJ-OPS-9")
+    supervisor = staff_user("floor_supervisor", pits=(actors.table.pit,))
+    open_now(actors, by=supervisor)
+    client = signed_in(supervisor)
+    url = f"/floor/tables/{actors.table.pk}/slips/new/"
+
+    assert (
+        "Count at least one chip."
+        in client.post(url, count_form({}, total="0", kind="credit")).content.decode()
+    )
+    assert (
+        "not the $1.00 entered"
+        in client.post(url, count_form({"500": 1}, total="1", kind="fill")).content.decode()
+    )
+    assert (
+        "Select a valid choice"
+        in client.post(url, count_form({"500": 1}, total="5", kind="marker")).content.decode()
+    )
+    assert not ChipSlip.objects.exists()
+
+
+def test_a_void_needs_a_reason_and_a_second_person(make_table: Tables) -> None:
+    actors = make_table("BJ-OPS-10")
+    requester = staff_user("floor_supervisor", pits=(actors.table.pit,))
+    second = staff_user("floor_supervisor", pits=(actors.table.pit,))
+    open_now(actors, by=requester)
+    slip = requested_fill(actors, by=requester, chips={"50000": 2})
+    url = f"/floor/tables/{actors.table.pk}/slips/{slip.pk}/void/"
+
+    own = signed_in(requester).post(url, {"reason": "not needed"})
+    assert "Fill #1 was requested by you: another supervisor voids it." in own.content.decode()
+    blank = signed_in(second).post(url, {"reason": "   "})
+    assert "Give the reason: it goes on the record." in blank.content.decode()
+    assert not SlipVoid.objects.exists()
+
+    voided = signed_in(second).post(url, {"reason": "runner brought the wrong rack"}, follow=True)
+    assert "Fill #1 is void." in page_messages(voided)
+    void = SlipVoid.objects.get(slip=slip)
+    assert (void.reason, void.voided_by_id) == ("runner brought the wrong rack", second.pk)
+    again = signed_in(second).post(url, {"reason": "again"})
+    assert "Fill #1 is already void." in again.content.decode()
+
+
+def test_the_printed_slip_has_its_number_amount_in_words_people_and_signature_lines(
+    make_table: Tables,
+) -> None:
+    actors = make_table("BJ-OPS-11", pit_name="High limit")
+    requester = staff_user("floor_supervisor", pits=(actors.table.pit,))
+    open_now(actors, by=requester)
+    slip = requested_fill(actors, by=requester, chips={"100000": 2, "2500": 2})
+    page = (
+        signed_in(requester).get(f"/floor/tables/{actors.table.pk}/slips/{slip.pk}/print/").content.decode()
+    )
+    for text in [
+        "Fill slip",
+        "No. 000001",
+        "High limit",
+        "2026-11-20, day shift",
+        "$2,050.00",
+        "Two thousand fifty dollars and 00/100",
+        "2026-11-20 10:00 PST",
+        "window.print()",
+    ]:
+        assert text in page, text
+    for line in ["Dealer", "Floor supervisor", "Cage cashier", "Runner", "Security"]:
+        assert f"<span>{line}</span>" in page
+
+
+# --- round voids -----------------------------------------------------------------------------
+
+
+def test_a_round_void_is_confirmed_needs_a_reason_and_only_voids_an_open_round_of_this_table(
+    make_table: Tables,
+) -> None:
+    actors = make_table("BJ-OPS-12")
+    elsewhere = make_table("BJ-OPS-13")
+    supervisor = staff_user("floor_supervisor", pits=(actors.table.pit,))
+    round_id = open_round_at(actors)
+    other_round = open_round_at(elsewhere)
+    client = signed_in(supervisor)
+    url = f"/floor/tables/{actors.table.pk}/rounds/void/"
+
+    no_reason = client.post(url, {"round_id": str(round_id), "reason": ""})
+    assert "Give the reason: it goes on the record." in no_reason.content.decode()
+    wrong_table = client.post(url, {"round_id": str(other_round), "reason": "misdeal", "confirmed": "True"})
+    assert f"Round {other_round} is not a round of BJ-OPS-12." in wrong_table.content.decode()
+    confirm = client.post(url, {"round_id": str(round_id), "reason": "misdeal"})
+    assert f"Void round {round_id} at BJ-OPS-12?" in confirm.content.decode()
+    assert "$50.00" in confirm.content.decode()
+    assert Round.objects.get(pk=round_id).state == "dealing"
+
+    voided = client.post(
+        url, {"round_id": str(round_id), "reason": "misdeal", "confirmed": "True"}, follow=True
+    )
+    assert f"Round {round_id} is void: every wager is returned." in page_messages(voided)
+    round_ = Round.objects.get(pk=round_id)
+    assert (round_.state, round_.void_reason, round_.voided_by_id) == ("void", "misdeal", supervisor.pk)
+    again = client.post(url, {"round_id": str(round_id), "reason": "misdeal", "confirmed": "True"})
+    assert f"Round {round_id} is already void: only an open round is voided." in again.content.decode()
+    assert Round.objects.get(pk=other_round).state == "dealing"
