@@ -186,6 +186,7 @@ def test_a_casino_wide_role_reads_the_table_page_without_actions_and_is_refused_
     assert b"Fill #1" in page.content
     assert b"/approve/" not in page.content
     assert b"Request a fill" not in page.content
+    assert b"/floor/rule-changes/new/" not in page.content
     assert reader.get(f"{base}/slips/{slip.pk}/print/").status_code == 200
 
     for path, body in [
@@ -339,6 +340,8 @@ def test_a_slip_is_approved_once_by_a_second_person_only(make_table: Tables) -> 
     approver = staff_user("pit_boss", pits=(actors.table.pit,))
     open_now(actors, by=requester)
     base = f"/floor/tables/{actors.table.pk}"
+    page = signed_in(requester).get(f"{base}/")
+    assert f'href="/floor/rule-changes/new/?table={actors.table.pk}"'.encode() in page.content
 
     requested = signed_in(requester).post(
         f"{base}/slips/new/", count_form({"10000": 10, "2500": 8}, total="1,200.00", kind="fill"), follow=True
