@@ -12,15 +12,12 @@ columns, read-only fields of a change page, read-only inline rows), so no admin 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Callable, Mapping
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django import forms
 from django.contrib import admin
 from django.contrib.admin.utils import flatten_fieldsets
-from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
@@ -28,10 +25,10 @@ from django.utils.safestring import SafeString
 from django.utils.text import capfirst
 
 from kernel.formatting import dollars, local_time
+from kernel.forms import DollarsField
 
 ALARM_STYLE = "color:#fff;background:#b42318;font-weight:bold;padding:1px 6px;border-radius:3px"
 CHIPS_FIELD = "chips"
-_DOLLARS_PATTERN = re.compile(r"^\$?\s*(\d{1,3}(,\d{3})*|\d+)(\.\d+)?$")
 
 Display = Callable[[Any], Any]
 
@@ -138,37 +135,6 @@ def _present_fieldsets(
         (title, {**options, "fields": [one(entry) for entry in options["fields"]]})
         for title, options in fieldsets
     ]
-
-
-class DollarsField(forms.Field):
-    """A money input in dollars ("1,250.00", "1250", "$1,250.5") stored as integer cents. Refuses
-    fractions of a cent and negative amounts."""
-
-    widget = forms.TextInput
-
-    def prepare_value(self, value: Any) -> Any:
-        if isinstance(value, int):
-            return dollars(value).removeprefix("$")
-        return value
-
-    def to_python(self, value: Any) -> int | None:
-        if value in self.empty_values:
-            return None
-        if isinstance(value, int):
-            return value
-        text = str(value).strip()
-        if text.startswith("-"):
-            raise ValidationError("Enter an amount of zero or more.", code="negative")
-        if not _DOLLARS_PATTERN.match(text):
-            raise ValidationError("Enter dollars, for example 1,250.00.", code="invalid")
-        try:
-            amount = Decimal(text.lstrip("$").strip().replace(",", ""))
-        except InvalidOperation as exc:  # the pattern lets only numbers through; kept for safety
-            raise ValidationError("Enter dollars, for example 1,250.00.", code="invalid") from exc
-        cents = amount * 100
-        if cents != cents.to_integral_value():
-            raise ValidationError("Enter whole cents (at most two decimals).", code="fraction_of_cent")
-        return int(cents)
 
 
 class StaffPresentation:

@@ -11,9 +11,8 @@ Of this project it imports only the engine, so that the models take their wager-
 from here (`WAGER_KIND_CHOICES`).
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any, Protocol
 
 from django.utils.choices import BaseChoiceIterator
@@ -54,11 +53,6 @@ class SideBetAdapter(Protocol):
     @property
     def side_bet(self) -> SideBet[Any]:
         """Its rules, for placing wagers (`casino.engine.wagers.validate_wagers`)."""
-        ...
-
-    @property
-    def house_edges(self) -> Mapping[str, Decimal]:
-        """The house edge of each of its kinds, per unit of handle (theoretical win in reports)."""
         ...
 
     def terms_in_force(self) -> TermsInForce | None:

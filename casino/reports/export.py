@@ -31,6 +31,7 @@ from casino.models import ChipSlip, TableInventory
 from casino.reports.figures import hold_percent_text
 from casino.reports.house_edges import kind_order
 from casino.reports.period import period_figures
+from kernel.formatting import dollars
 from kernel.gaming_day import casino_zone, shift_bounds
 
 # The layout of the document; printed with the figures' hash as the report's version when the
@@ -272,14 +273,6 @@ def assemble_document(
 
 
 # --- shared wording ----------------------------------------------------------------------------------
-
-
-def dollars(cents: int | None) -> str:
-    if cents is None:
-        return "-"
-    sign = "-" if cents < 0 else ""
-    whole, rest = divmod(abs(cents), 100)
-    return f"{sign}${whole:,}.{rest:02d}"
 
 
 def decimal_dollars(cents: int | None) -> str:

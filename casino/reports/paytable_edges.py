@@ -21,7 +21,7 @@ as handle without an edge, with the reason, and is not priced with a figure for 
 
 Edges are exact fractions: a report's float is read as its shortest decimal text. Theoretical
 win of a set of wagers = the exact sum of handle x edge, rounded once to the cent, half to even
-(the rounding `casino.reports.house_edges` uses for the shift reports).
+(half to even, the rounding of the shift reports).
 """
 
 import json

@@ -1,6 +1,6 @@
 from django import forms
 
-from floor.operations.forms import DollarsField
+from kernel.forms import DollarsField
 
 
 class RedemptionForm(forms.Form):

@@ -7,7 +7,7 @@ from django import forms
 
 from casino.models import Table
 from casino.services.soft_counts import CURRENCY_DENOMINATIONS_CENTS, MAX_BILLS, SHIFT_NAMES, counts_per_shift
-from floor.operations.forms import DollarsField
+from kernel.forms import DollarsField
 
 BILLS_CENTS = sorted(CURRENCY_DENOMINATIONS_CENTS, reverse=True)
 

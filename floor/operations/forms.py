@@ -5,10 +5,8 @@ and refuse negatives and fractions of a cent. Chip counts are whole numbers from
 denomination in use; a posted denomination that is not in use is refused, not ignored.
 """
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import forms
@@ -16,52 +14,14 @@ from django import forms
 from casino.models import SlipKind
 from casino.services.accounting import CHIP_DENOMINATIONS_CENTS
 from kernel.formatting import dollars
+from kernel.forms import DollarsField
 
 COUNT_PREFIX = "count_"
 DENOMINATIONS_LARGEST_FIRST = sorted(CHIP_DENOMINATIONS_CENTS, reverse=True)
 # A table's tray holds hundreds of chips of a kind, a cage fill a few thousand: a count beyond
 # this is a typing slip, refused before it reaches the services.
 MAX_CHIPS_PER_DENOMINATION = 100_000
-MAX_AMOUNT_CENTS = 10**12  # ten billion dollars: far above any table's bank
 MAX_REASON_LENGTH = 500
-_DOLLARS = re.compile(r"^\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
-
-
-def cents_from_dollars(text: str) -> int:
-    """`"1,250.00"`, `"$1250"`, `"1250.5"` -> cents; a clear ValidationError for anything else."""
-    cleaned = text.strip().replace(" ", "")
-    if cleaned.startswith("-") or cleaned.startswith("$-"):
-        raise forms.ValidationError("An amount cannot be negative.", code="negative")
-    if not _DOLLARS.match(cleaned):
-        raise forms.ValidationError(
-            f"{text.strip()[:30]!r} is not an amount in dollars: write it like 1,250.00 or 1250.",
-            code="invalid",
-        )
-    try:
-        cents = Decimal(cleaned.lstrip("$").replace(",", "")) * 100
-    except InvalidOperation:  # the pattern admits only digits, but be exact about it
-        raise forms.ValidationError("Not an amount in dollars.", code="invalid") from None
-    if cents != cents.to_integral_value():
-        raise forms.ValidationError(
-            f"{text.strip()[:30]} has a fraction of a cent: amounts are in whole cents.", code="fraction"
-        )
-    if cents > MAX_AMOUNT_CENTS:
-        raise forms.ValidationError("That amount is larger than any table handles.", code="too_large")
-    return int(cents)
-
-
-class DollarsField(forms.Field):
-    """A dollar amount typed by staff; `cleaned_data` holds integer cents."""
-
-    widget = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
-
-    def to_python(self, value: Any) -> int | None:
-        text = str(value).strip() if value is not None else ""
-        if not text:
-            return None
-        if len(text) > 30:
-            raise forms.ValidationError("That is too long for an amount in dollars.", code="too_long")
-        return cents_from_dollars(text)
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from casino.services.rule_changes import (
     PENETRATION_PERCENT,
     Settings,
 )
-from floor.operations.forms import DollarsField
 from kernel.formatting import dollars
+from kernel.forms import DollarsField
 from kernel.gaming_day import casino_zone
 
 LOCAL_INPUT_FORMAT = "%Y-%m-%dT%H:%M"

@@ -27,8 +27,8 @@ from casino.models import (
 )
 from casino.services import accounting
 from casino.services.provisioning import create_staff
-from floor.operations.forms import cents_from_dollars
 from floor.operations.words import dollars_in_words
+from kernel.forms import cents_from_dollars
 from tests.conftest import TableActors, post
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ from django.utils import timezone
 from audit.context import AuditActor
 from audit.models import AuditCheckpoint, AuditEvent, RefusalTally
 from bonus_tie.models import PaytableVersion
-from casino.admin_display import DollarsField, chips_table
+from casino.admin_display import chips_table
 from casino.models import (
     Account,
     BuyIn,
@@ -41,6 +41,7 @@ from casino.services import reports
 from casino.services.provisioning import ProvisionedStaff
 from history.models import TableHistory
 from kernel.formatting import dollars
+from kernel.forms import DollarsField
 from kernel.gaming_day import casino_zone, gaming_day_and_shift
 from specials.models import Match, SpecialsRound
 from tests.casino.accounting.conftest import (
@@ -173,11 +174,11 @@ def test_money_inputs_take_dollars(typed: str, cents: int | None) -> None:
 @pytest.mark.parametrize(
     ("typed", "message"),
     [
-        ("1.005", "Enter whole cents (at most two decimals)."),
-        ("-5", "Enter an amount of zero or more."),
-        ("12,34", "Enter dollars, for example 1,250.00."),
-        ("five", "Enter dollars, for example 1,250.00."),
-        ("1e3", "Enter dollars, for example 1,250.00."),
+        ("1.005", "1.005 has a fraction of a cent: amounts are in whole cents."),
+        ("-5", "An amount cannot be negative."),
+        ("12,34", "'12,34' is not an amount in dollars: write it like 1,250.00 or 1250."),
+        ("five", "'five' is not an amount in dollars: write it like 1,250.00 or 1250."),
+        ("1e3", "'1e3' is not an amount in dollars: write it like 1,250.00 or 1250."),
     ],
 )
 def test_money_inputs_refuse_what_is_not_dollars_and_cents(typed: str, message: str) -> None:
@@ -368,7 +369,7 @@ def test_an_existing_tables_limits_read_in_dollars_and_a_new_tables_money_is_typ
     assert TableLimit.objects.get(table=new).min_cents == 1_000
     assert TableLimit.objects.get(table=new).max_cents == 500_000
     assert refused.status_code == 200
-    assert "Enter whole cents (at most two decimals)." in refused.content.decode()
+    assert "has a fraction of a cent: amounts are in whole cents." in refused.content.decode()
     assert not Table.objects.filter(name="BJ-P7").exists()
 
 

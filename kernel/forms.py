@@ -1,0 +1,63 @@
+"""The one way staff type money, in the admin site and the floor console alike.
+
+Staff type dollars ("1,250.00", "$1250", "1250"); the field turns them into integer cents
+exactly, refuses negatives, fractions of a cent and amounts beyond any table's bank with a
+clear message, and shows a stored amount back in dollars.
+"""
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import forms
+
+from kernel.formatting import dollars
+
+MAX_AMOUNT_CENTS = 10**12  # ten billion dollars: far above any table's bank
+MAX_TYPED_LENGTH = 30
+_DOLLARS = re.compile(r"^\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
+
+
+def cents_from_dollars(text: str) -> int:
+    """`"1,250.00"`, `"$1250"`, `"1250.5"` -> cents; a clear ValidationError for anything else."""
+    cleaned = text.strip().replace(" ", "")
+    if cleaned.startswith("-") or cleaned.startswith("$-"):
+        raise forms.ValidationError("An amount cannot be negative.", code="negative")
+    if not _DOLLARS.match(cleaned):
+        raise forms.ValidationError(
+            f"{text.strip()[:MAX_TYPED_LENGTH]!r} is not an amount in dollars: write it like 1,250.00 or 1250.",
+            code="invalid",
+        )
+    try:
+        cents = Decimal(cleaned.lstrip("$").replace(",", "")) * 100
+    except InvalidOperation:  # the pattern admits only digits, but be exact about it
+        raise forms.ValidationError("Not an amount in dollars.", code="invalid") from None
+    if cents != cents.to_integral_value():
+        raise forms.ValidationError(
+            f"{text.strip()[:MAX_TYPED_LENGTH]} has a fraction of a cent: amounts are in whole cents.",
+            code="fraction",
+        )
+    if cents > MAX_AMOUNT_CENTS:
+        raise forms.ValidationError("That amount is larger than any table handles.", code="too_large")
+    return int(cents)
+
+
+class DollarsField(forms.Field):
+    """A dollar amount typed by staff; `cleaned_data` holds integer cents (None when left empty)."""
+
+    widget = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, int):
+            return dollars(value).removeprefix("$")
+        return value
+
+    def to_python(self, value: Any) -> int | None:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip() if value is not None else ""
+        if not text:
+            return None
+        if len(text) > MAX_TYPED_LENGTH:
+            raise forms.ValidationError("That is too long for an amount in dollars.", code="too_long")
+        return cents_from_dollars(text)
