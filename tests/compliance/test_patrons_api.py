@@ -168,3 +168,28 @@ def test_naming_patrons_on_seats_costs_one_query_and_naming_none_costs_nothing(
             ok(post(table.terminal, "/api/v1/rounds/", {"seats": seats}), 201)
         counts.append(len(queries.captured_queries))
     assert counts[1] == counts[0] + 1
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["", " ", "%", "_", "\\", "'; DROP TABLE casino_patron; --", "x" * 10_000, "\x00", "9" * 40, "-1", "名前"],
+)
+def test_a_hostile_patron_search_is_answered_or_refused_never_a_500(
+    supervisor_client: APIClient, query: str
+) -> None:
+    new_patron(supervisor_client, "Ana Ruiz")
+    before = Patron.objects.count()
+
+    response = supervisor_client.get("/api/v1/patrons/", {"q": query})
+
+    assert response.status_code in (200, 400), (query[:20], response.status_code)
+    if response.status_code == 400:
+        assert response["Content-Type"].startswith("application/problem+json")
+    assert Patron.objects.count() == before
+
+
+def test_a_patron_search_with_a_lone_surrogate_is_a_clear_400(supervisor_client: APIClient) -> None:
+    response = supervisor_client.get("/api/v1/patrons/?q=%ED%A0%80")
+
+    assert response.status_code in (200, 400)
+    assert response.status_code != 500

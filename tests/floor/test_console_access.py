@@ -52,3 +52,57 @@ def test_the_count_team_and_the_cage_land_on_their_own_console(client: Any, role
     assert page.status_code == 200
     navigation = page.content.decode().split('<nav class="mainnav">')[1].split("</nav>")[0]
     assert 'href="/floor/rounds/"' not in navigation  # no links to pages the role cannot open
+
+
+HUGE = "9" * 30  # beyond any bigint
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/floor/tables/{HUGE}/",
+        f"/floor/tables/{HUGE}/slips/{HUGE}/print/",
+        f"/floor/rounds/{HUGE}/",
+        f"/floor/rounds/{HUGE}/reverify/",
+        f"/floor/rounds/shoes/{HUGE}/",
+        f"/floor/rounds/specials/{HUGE}/",
+        f"/floor/rounds/?table={HUGE}",
+        f"/floor/rounds/?table=abc&number={HUGE}",
+        f"/floor/rule-changes/new/?table={HUGE}",
+        f"/floor/rule-changes/{HUGE}/",
+        f"/floor/patrons/{HUGE}/",
+        "/floor/patrons/?q=%00",
+        f"/floor/compliance/{HUGE}/",
+        "/floor/compliance/2026-13-45/",
+        "/floor/ratings/99999-01-01/",
+        "/floor/ratings/?gaming_day=%00",
+    ],
+)
+def test_hostile_ids_and_queries_on_the_console_are_refused_never_a_500(client: Any, path: str) -> None:
+    staff = create_staff(
+        username="boss-hostile", role="pit_boss", password="pass-2026-hostile", now=timezone.now()
+    )
+    client.force_login(staff.user)
+
+    response = client.get(path)
+
+    assert response.status_code in (200, 400, 403, 404), (path, response.status_code)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/floor/compliance/{HUGE}/",
+        "/floor/compliance/2026-13-45/",
+        "/floor/compliance/0001-01-01/title31.pdf",
+    ],
+)
+def test_hostile_days_on_the_compliance_pages_are_refused_never_a_500(client: Any, path: str) -> None:
+    staff = create_staff(
+        username="compliance-hostile", role="compliance", password="pass-2026-c", now=timezone.now()
+    )
+    client.force_login(staff.user)
+
+    response = client.get(path)
+
+    assert response.status_code in (200, 400, 404), (path, response.status_code)
