@@ -1,17 +1,14 @@
 """Gunicorn settings for the web server (`gunicorn -c config/gunicorn.py config.wsgi`).
 
-A request spends about half its time waiting for PostgreSQL, so there are more
-worker processes than cores (two per core, plus one) and each runs two threads
-(gthread): the processes use the cores, the threads fill the database waits.
-More threads per process would share one interpreter lock and queue behind each
-other (measured with bench/load.py: 5 workers x 2 threads answered at 150 calls/s
-with a p99 about a third lower than 3 x 4, at less CPU per call). Every thread keeps its own persistent database
+A request spends about half its time waiting for PostgreSQL, so each worker
+process runs a few threads (gthread): the processes use the cores, the threads
+fill the database waits. Every thread keeps its own persistent database
 connection (`DJANGO_CONN_MAX_AGE`), so workers x threads must stay below the
 server's `max_connections`, with room for Celery and the operators. Terminals
 keep their connection open between calls (keep-alive), which saves a TCP and
 TLS handshake per call behind a load balancer.
 
-Production: two workers per core plus one, 2 threads each, behind a reverse proxy
+Production: one worker per core plus one, 4 threads each, behind a reverse proxy
 or load balancer that terminates TLS; scale out by adding hosts, which share
 nothing but PostgreSQL.
 """
@@ -20,8 +17,8 @@ import multiprocessing
 import os
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count() + 1))
-threads = int(os.environ.get("WEB_THREADS", "2"))
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
+threads = int(os.environ.get("WEB_THREADS", "4"))
 # gthread, answering the requests gunicorn itself refuses as problem+json (config/gunicorn_worker.py).
 worker_class = "config.gunicorn_worker.ProblemJsonThreadWorker"
 # gunicorn's own limits, stated here because they are part of the API's edge: a longer request
