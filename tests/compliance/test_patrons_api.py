@@ -172,7 +172,19 @@ def test_naming_patrons_on_seats_costs_one_query_and_naming_none_costs_nothing(
 
 @pytest.mark.parametrize(
     "query",
-    ["", " ", "%", "_", "\\", "'; DROP TABLE casino_patron; --", "x" * 10_000, "\x00", "9" * 40, "-1", "名前"],
+    [
+        "",
+        " ",
+        "%",
+        "_",
+        "\\",
+        "'; DROP TABLE casino_patron; --",
+        "x" * 10_000,
+        "\x00",
+        "9" * 40,
+        "-1",
+        "名前",
+    ],
 )
 def test_a_hostile_patron_search_is_answered_or_refused_never_a_500(
     supervisor_client: APIClient, query: str
