@@ -4,3 +4,23 @@ from django.apps import AppConfig
 class SpecialsConfig(AppConfig):
     name = "specials"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from casino.games import Game, register
+        from casino.models import GameKind, Table
+        from specials.models import RoundState, SpecialsRound
+
+        def round_open(table: Table) -> bool:
+            return (
+                SpecialsRound.objects.filter(match__table=table).exclude(state=RoundState.FINISHED).exists()
+            )
+
+        # The game plays none of blackjack's house rules: only its shoe's.
+        register(
+            Game(
+                kind=GameKind.SPECIAL_POINTS,
+                name="special-card points",
+                rule_fields=("decks", "penetration_percent"),
+                has_play_in_progress=round_open,
+            )
+        )

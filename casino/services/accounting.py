@@ -43,6 +43,7 @@ from django.db import connection, transaction
 from audit.context import AuditActor
 from audit.services import record_event
 from casino import ledger
+from casino.games import play_in_progress
 from casino.locks import lock_slip, lock_table
 from casino.models import (
     AccountKind,
@@ -59,7 +60,6 @@ from casino.models import (
     TableInventory,
     Terminal,
 )
-from casino.selectors import get_open_round
 from casino.services import title31
 from casino.services.patrons import resolve_patron
 from casino.services.report_refresh import refresh_reports_on_commit
@@ -250,7 +250,7 @@ def close_table(
     opener = _latest_count(table)
     if opener is None or opener.kind != InventoryKind.OPENER:
         raise ConflictError("table_not_open", f"{table.name} is not open.")
-    if get_open_round(table=table) is not None:
+    if play_in_progress(table):
         raise ConflictError("round_in_progress", f"{table.name} has a round in progress; finish it first.")
     dealer = _signing_dealer(table, now=now)
     tray = ledger.balance_cents(table=table, kind=AccountKind.TRAY)

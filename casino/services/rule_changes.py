@@ -33,10 +33,10 @@ from casino.engine.errors import RuleError
 from casino.engine.rules import BLACKJACK_3_TO_2, BLACKJACK_6_TO_5
 from casino.engine.shoe import check_decks
 from casino.engine.wagers import WagerKind
+from casino.games import game_for
 from casino.locks import lock_table
 from casino.models import (
     OPEN_RULE_CHANGE_STATES,
-    GameKind,
     RuleChangeStatus,
     StaffRole,
     Table,
@@ -48,7 +48,7 @@ from kernel.errors import ConflictError, ForbiddenError, NotFoundError, ServiceE
 from kernel.formatting import dollars
 
 # The house-rule fields a change may set (RULES.md §1.1-1.4), in the order the console lists them.
-RULE_FIELDS = (
+BLACKJACK_RULE_FIELDS = (
     "dealer_hits_soft_17",
     "blackjack_pays",
     "double_after_split",
@@ -60,11 +60,6 @@ RULE_FIELDS = (
     "penetration_percent",
     "aggregate_limit_cents",
 )
-# The special-card points game plays none of blackjack's house rules: only its shoe's.
-GAME_RULE_FIELDS: dict[str, tuple[str, ...]] = {
-    GameKind.TIE_BONUS: RULE_FIELDS,
-    GameKind.SPECIAL_POINTS: ("decks", "penetration_percent"),
-}
 BOOLEAN_RULES = frozenset(
     {"dealer_hits_soft_17", "double_after_split", "split_by_value", "surrender", "insurance"}
 )
@@ -79,7 +74,7 @@ Settings = dict[str, dict[str, Any]]  # {"limits": {kind: [min, max]}, "rules": 
 
 
 def rule_fields_of(table: Table) -> tuple[str, ...]:
-    return GAME_RULE_FIELDS.get(table.game, ())
+    return game_for(table.game).rule_fields
 
 
 def current_settings(table: Table) -> Settings:

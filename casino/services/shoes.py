@@ -8,8 +8,9 @@ from django.db import transaction
 from audit.context import AuditActor
 from audit.services import record_event
 from casino.engine.shoe import check_decks, commitment, shuffle_order
+from casino.games import play_in_progress
 from casino.locks import lock_open_shoe, lock_shoe, lock_table
-from casino.models import OPEN_ROUND_STATES, Round, Shoe, ShoeMode, Table
+from casino.models import Shoe, ShoeMode, Table
 from casino.services.table_state import TableUse, check_table_in_play
 from kernel.errors import ConflictError, ServiceError
 
@@ -35,7 +36,7 @@ def _close(shoe: Shoe, *, table: Table, actor: AuditActor, now: dt.datetime, rea
 
 
 def _refuse_if_round_open(table: Table) -> None:
-    if Round.objects.filter(table=table, state__in=OPEN_ROUND_STATES).exists():
+    if play_in_progress(table):
         raise ConflictError("round_in_progress", "The table has an open round; settle or void it first.")
 
 

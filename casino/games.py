@@ -1,0 +1,49 @@
+"""The games the house's tables run, registered once by the apps that define them.
+
+The house (shoes, table sessions, rule changes, provisioning, reports, the console) asks here
+about a table's game and never names one: adding a game is registering it, from its app's
+`AppConfig.ready()`. Blackjack registers from `casino.apps`, the special-card points game from
+`specials.apps`.
+"""
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from casino.models import Table
+
+__all__ = ["Game", "game_for", "games", "play_in_progress", "register"]
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    kind: str  # `Table.game`
+    name: str  # as staff read it: "tie-bonus blackjack"
+    rule_fields: tuple[str, ...]  # the house-rule fields of the table a rule change may set
+    # Whether a round of this game is being played at the table: a shoe or the table is not
+    # closed under it.
+    has_play_in_progress: Callable[[Table], bool]
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> None:
+    if game.kind in _GAMES and _GAMES[game.kind] != game:
+        raise RuntimeError(f"Game {game.kind!r} is registered twice.")
+    _GAMES[game.kind] = game
+
+
+def game_for(kind: str) -> Game:
+    try:
+        return _GAMES[kind]
+    except KeyError:
+        raise LookupError(f"No game {kind!r} is registered.") from None
+
+
+def games() -> Iterator[Game]:
+    return iter(sorted(_GAMES.values(), key=lambda game: game.kind))
+
+
+def play_in_progress(table: Table) -> bool:
+    """Whether the table's game has a round in play (any game, asked through the registry)."""
+    return game_for(table.game).has_play_in_progress(table)
