@@ -13,7 +13,7 @@ lines and the two ledger transactions of each round (wagers placed, round settle
 load runs with `session_replication_role = replica`, so the per-row balance trigger is not fired
 for each of the million entries; the script checks afterwards, with one query, that every
 transaction balances. The table money (opener, buy-ins, a fill, a credit, closer) goes through
-the real services. Then it times `casino.services.reports.produce_shift_reports` (the code
+the real services. Then it times `reports.services.produce_shift_reports` (the code
 behind the Celery tasks and `manage.py shift_report`: every table's figures and the upsert) and
 the read with the pit and casino rollups behind `GET /api/v1/reports/shifts/`.
 """
@@ -46,9 +46,10 @@ from bonus_tie.models import PaytableVersion  # noqa: E402
 from casino import ledger  # noqa: E402
 from casino.mappers import house_rules_for, rules_to_json  # noqa: E402
 from casino.models import AccountKind, Shoe, Table, Terminal  # noqa: E402
-from casino.reports.read import shift_report_payload  # noqa: E402
-from casino.services import accounting, reports  # noqa: E402
+from casino.services import accounting  # noqa: E402
 from casino.services.provisioning import create_staff, provision_table  # noqa: E402
+from reports import services as reports  # noqa: E402
+from reports.read import shift_report_payload  # noqa: E402
 
 SCRATCH = "bench_reports"
 GAMING_DAY = dt.date(2026, 11, 20)

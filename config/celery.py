@@ -15,5 +15,6 @@ def setup_periodic_tasks(sender: Celery, **kwargs: Any) -> None:
     """The one beat schedule, declared by the apps whose tasks it runs (read once Django is up)."""
     from audit.tasks import BEAT_SCHEDULE as AUDIT_SCHEDULE
     from casino.tasks import BEAT_SCHEDULE as CASINO_SCHEDULE
+    from reports.tasks import BEAT_SCHEDULE as REPORTS_SCHEDULE
 
-    sender.conf.beat_schedule = {**AUDIT_SCHEDULE, **CASINO_SCHEDULE}
+    sender.conf.beat_schedule = {**AUDIT_SCHEDULE, **CASINO_SCHEDULE, **REPORTS_SCHEDULE}

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "casino",
     "bonus_tie",
     "specials",
+    "reports",
     "audit",
     "history",
     "floor",
@@ -126,7 +127,7 @@ if CASINO_SOFT_COUNT_PER not in ("shift", "day"):
 # licensed premises).
 CASINO_LICENSEE = env.str("CASINO_LICENSEE", default="Licensee not configured")
 CASINO_PROPERTY = env.str("CASINO_PROPERTY", default="Property not configured")
-# Player ratings (casino.reports.ratings): a patron's rating session at a table ends when they sit
+# Player ratings (reports.ratings): a patron's rating session at a table ends when they sit
 # out this many rounds dealt there, or this many minutes pass between two of their rounds.
 CASINO_RATING_BREAK_ROUNDS = env.int("CASINO_RATING_BREAK_ROUNDS", default=10)
 CASINO_RATING_BREAK_MINUTES = env.int("CASINO_RATING_BREAK_MINUTES", default=20)

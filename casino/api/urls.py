@@ -5,8 +5,6 @@ from casino.api import (
     cage_views,
     dealer_views,
     patron_views,
-    rating_views,
-    report_views,
     soft_count_views,
     views,
 )
@@ -36,7 +34,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("credits/<int:slip_id>/void/", accounting_views.CreditVoidApi.as_view(), name="credit-void"),
     path("tables/<int:table_id>/open/", accounting_views.TableOpenApi.as_view(), name="table-open"),
     path("tables/<int:table_id>/close/", accounting_views.TableCloseApi.as_view(), name="table-close"),
-    path("reports/shifts/", report_views.ShiftReportListApi.as_view(), name="shift-reports"),
     path("soft-counts/", soft_count_views.SoftCountCreateApi.as_view(), name="soft-count-create"),
     path(
         "soft-counts/<int:count_id>/sign/",
@@ -46,7 +43,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # Patrons and the cage (Title 31).
     path("patrons/", patron_views.PatronListCreateApi.as_view(), name="patrons"),
     path("patrons/<int:number>/identify/", patron_views.PatronIdentifyApi.as_view(), name="patron-identify"),
-    path("patrons/<int:number>/ratings/", rating_views.PatronRatingsApi.as_view(), name="patron-ratings"),
-    path("ratings/", rating_views.DayRatingsApi.as_view(), name="day-ratings"),
     path("cage/redemptions/", cage_views.RedemptionCreateApi.as_view(), name="cage-redemption-create"),
 ]

@@ -9,7 +9,7 @@
 
 Every money record carries the gaming day and shift stamped when it was written
 (kernel.gaming_day). The write paths and the ledger entries are in
-`casino.services.accounting`; the report figures in `casino.reports`.
+`casino.services.accounting`; the report figures in `reports`.
 """
 
 from django.conf import settings
@@ -227,7 +227,7 @@ class DropBasis(models.TextChoices):
 class ShiftReport(models.Model):
     """One table's figures for one shift; regenerated in place (upsert on the unique key).
 
-    Pit and casino rollups are computed on read (casino.reports.read), from these rows.
+    Pit and casino rollups are computed on read (reports.read), from these rows.
     `win_cents` is null when a count is missing; `hold_bp` (basis points, 1 bp = 0.01 %) is null
     when the drop is zero.
     """

@@ -1,7 +1,7 @@
 """What the live floor shows of each table, read in a fixed number of queries whatever the number
 of tables: the tables with their terminal, dealer and limits, then one query per kind of fact
 (latest count, open shoe, round in play, specials match, pending slips, locked dealers) over all
-of them, and the shift report's own figures (`casino.reports.figures.compute_shift_figures`) once
+of them, and the shift report's own figures (`reports.figures.compute_shift_figures`) once
 per shift the tables are open for.
 
 Figures are those of the shift a table is open for (its latest opener's), else of the current
@@ -37,7 +37,11 @@ from casino.models import (
     TableInventory,
     Terminal,
 )
-from casino.reports.figures import (
+from casino.services.terminals import session_is_live
+from floor.compliance.day import ctr_alerts_by_table
+from kernel.formatting import local_time
+from kernel.gaming_day import gaming_day_and_shift
+from reports.figures import (
     TableFigures,
     compute_shift_figures,
     expected_hold_bp,
@@ -45,11 +49,7 @@ from casino.reports.figures import (
     hold_outside,
     hold_percent_text,
 )
-from casino.reports.house_edges import kind_sort_key
-from casino.services.terminals import session_is_live
-from floor.compliance.day import ctr_alerts_by_table
-from kernel.formatting import local_time
-from kernel.gaming_day import gaming_day_and_shift
+from reports.house_edges import kind_sort_key
 from specials.models import Match, MatchState, SpecialsRound
 from specials.models import RoundState as SpecialsRoundState
 

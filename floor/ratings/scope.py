@@ -3,8 +3,8 @@
 from collections.abc import Collection
 from typing import Any
 
-from casino.reports.ratings import break_minutes, break_rounds
 from floor.access import CASINO_WIDE_ROLES, CONSOLE_ROLES, role_of, visible_tables
+from reports.ratings import break_minutes, break_rounds
 
 
 def how_ratings_are_cut() -> dict[str, int]:

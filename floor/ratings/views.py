@@ -3,7 +3,7 @@ and the ratings section of a patron's page (`floor.templatetags.floor_ratings`).
 
 Every console role reads them; a floor supervisor or pit boss sees the sessions at the tables of
 their pits, compliance and admins every table (`floor.access.visible_tables`). Sessions are cut
-over all tables first (`casino.reports.ratings`), so a scoped page shows the same sessions, only
+over all tables first (`reports.ratings`), so a scoped page shows the same sessions, only
 fewer of them.
 """
 
@@ -14,10 +14,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
-from casino.reports.ratings import get_day_ratings
 from floor.access import console_view
 from floor.ratings.scope import how_ratings_are_cut, rated_table_ids
 from kernel.gaming_day import gaming_day_and_shift
+from reports.ratings import get_day_ratings
 
 
 class GamingDayForm(forms.Form):

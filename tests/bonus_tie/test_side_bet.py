@@ -8,8 +8,8 @@ from bonus_tie.engine.tie_bonus import TIE_BONUS
 from bonus_tie.models import PaytableStatus, PaytableVersion
 from bonus_tie.side_bet import TIE_BONUS_TABLES
 from casino.models import GameKind, TableLimit, Wager
-from casino.reports.house_edges import kind_order, kind_sort_key
 from casino.side_bets import WAGER_KIND_CHOICES, side_bet_for, wager_kinds
+from reports.house_edges import kind_order, kind_sort_key
 
 KINDS_IN_ORDER = ["primary", "T17", "T18", "T19", "T20", "T21", "TBJ", "LS", "RS", "insurance"]
 

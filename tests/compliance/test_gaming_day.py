@@ -22,7 +22,6 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from casino import tasks
 from casino.ledger import balance_cents
 from casino.models import (
     Account,
@@ -35,6 +34,7 @@ from casino.models import (
 )
 from casino.services.provisioning import ProvisionedStaff
 from floor.compliance.day import latest_worksheets
+from reports import tasks
 from tests.casino.accounting.conftest import (
     CASINO_ZONE,
     Clock,

@@ -1,4 +1,4 @@
-"""Player ratings (casino.reports.ratings), from rounds played through the terminal API with a
+"""Player ratings (reports.ratings), from rounds played through the terminal API with a
 patron at a seat: figures checked by hand to the cent, and where sessions start and end."""
 
 import datetime as dt
@@ -10,8 +10,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from bonus_tie.models import PaytableVersion
-from casino.reports.ratings import RatingSession, get_day_ratings, get_patron_ratings
 from casino.services.provisioning import ProvisionedStaff
+from reports.ratings import RatingSession, get_day_ratings, get_patron_ratings
 from tests.casino.accounting.conftest import CASINO_ZONE, DAY_SHIFT_MORNING, Clock, ok, play_round
 from tests.compliance.ratings_support import (
     double_11_to_21,

@@ -20,9 +20,9 @@ from casino.models import (
     SettlementLine,
     Wager,
 )
-from casino.reports.ratings import get_patron_ratings
 from casino.services.provisioning import ProvisionedStaff
 from kernel.gaming_day import gaming_day_and_shift
+from reports.ratings import get_patron_ratings
 from tests.casino.accounting.conftest import DAY_SHIFT_MORNING, Clock, ok, problem
 from tests.compliance.ratings_support import (
     new_patron,

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.strategies import DrawFn, composite
 
-from casino.reports.export import (
+from reports.export import (
     SCHEDULED_JOB,
     assemble_document,
     decimal_dollars,

@@ -12,11 +12,11 @@ from rest_framework.test import APIClient
 from audit.context import AuditActor
 from bonus_tie.engine.paytable import DEFAULT_PAYS
 from bonus_tie.models import PaytableVersion
-from casino import tasks
 from casino.models import ShiftReport, ShiftReportLine
-from casino.reports.read import shift_report_payload
-from casino.services import reports
 from casino.services.provisioning import ProvisionedStaff
+from reports import services as reports
+from reports import tasks
+from reports.read import shift_report_payload
 from tests.casino.accounting.conftest import (
     CASINO_ZONE,
     Clock,

@@ -5,7 +5,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from casino.reports.read import rollup, rollups
+from reports.read import rollup, rollups
 
 CENTS = st.integers(min_value=0, max_value=10**9)
 SUMMED = (

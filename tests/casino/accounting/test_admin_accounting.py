@@ -12,8 +12,8 @@ from django.urls import clear_url_caches
 import config.urls
 from audit.context import AuditActor
 from casino.models import ChipSlip, LedgerTransaction, MovementKind
-from casino.services import reports
 from casino.services.provisioning import ProvisionedStaff
+from reports import services as reports
 from tests.casino.accounting.conftest import buy_in, close_table, ok, open_table, request_slip
 from tests.conftest import TableActors
 

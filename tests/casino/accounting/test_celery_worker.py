@@ -20,8 +20,8 @@ from kombu import Connection
 from rest_framework.test import APIClient
 
 from casino.models import ShiftReport
-from casino.services.reports import _lock_shift
-from casino.tasks import produce_shift_reports, regenerate_shift_report
+from reports.services import _lock_shift
+from reports.tasks import produce_shift_reports, regenerate_shift_report
 from tests.casino.accounting.conftest import (
     buy_in,
     close_table,

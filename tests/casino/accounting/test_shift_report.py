@@ -21,7 +21,7 @@ from casino.models import (
     ShiftReport,
     ShiftReportLine,
 )
-from casino.services import reports
+from reports import services as reports
 from tests.casino.accounting.conftest import (
     CASINO_ZONE,
     Clock,

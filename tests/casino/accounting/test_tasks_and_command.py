@@ -14,9 +14,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from rest_framework.test import APIClient
 
-from casino import tasks
 from casino.models import ShiftReport
-from casino.services.reports import last_finished_shift
+from reports import tasks
+from reports.services import last_finished_shift
 from tests.casino.accounting.conftest import CASINO_ZONE, Clock, buy_in, close_table, ok, open_table
 from tests.conftest import TableActors
 

@@ -37,12 +37,12 @@ from casino.models import (
     TableLimit,
     Wager,
 )
-from casino.services import reports
 from casino.services.provisioning import ProvisionedStaff
 from history.models import TableHistory
 from kernel.formatting import dollars
 from kernel.forms import DollarsField
 from kernel.gaming_day import casino_zone, gaming_day_and_shift
+from reports import services as reports
 from specials.models import Match, SpecialsRound
 from tests.casino.accounting.conftest import (
     buy_in,

@@ -19,9 +19,9 @@ from django.db import connection, transaction
 from audit.context import AuditActor
 from audit.services import record_event
 from casino.models import ShiftReport, ShiftReportLine, Table
-from casino.reports.figures import TableFigures, compute_shift_figures
 from kernel.errors import ServiceError
 from kernel.gaming_day import SHIFTS, gaming_day_and_shift, shift_bounds
+from reports.figures import TableFigures, compute_shift_figures
 
 SHIFT_NAMES: tuple[str, ...] = tuple(name for name, _ in SHIFTS)
 _FIGURE_FIELDS = [

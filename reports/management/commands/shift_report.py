@@ -20,9 +20,9 @@ from audit.context import AuditActor
 from audit.management.base import PlainErrorsCommand
 from audit.models import AuditEvent
 from casino.models import Table
-from casino.services import reports
 from kernel.errors import ServiceError
 from kernel.gaming_day import casino_zone, shift_bounds
+from reports import services as reports
 
 ACTOR = AuditActor(kind="system", username="manage.py shift_report")
 # Dates outside these are typing mistakes, whatever the audit trail holds.

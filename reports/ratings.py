@@ -26,7 +26,7 @@ the next round starts a new one, when the patron:
 - actual win: the house's, handle - paid back to the patron (stakes included), to the cent;
   positive when the patron lost.
 - theoretical win: each wager's handle times the house edge of its round's terms
-  (`casino.reports.paytable_edges`: the round's paytable report and house rules), summed exactly
+  (`reports.paytable_edges`: the round's paytable report and house rules), summed exactly
   per wager kind and rounded half to even to the cent per kind, so the kinds add up to the
   session and the sessions to the day. A wager whose terms give no edge is left out of theo and
   shown as handle without an edge, with the reason.
@@ -59,8 +59,8 @@ from casino.models import (
     Wager,
     WagerSource,
 )
-from casino.reports.house_edges import kind_sort_key
-from casino.reports.paytable_edges import TermsBook, round_half_even_cents
+from reports.house_edges import kind_sort_key
+from reports.paytable_edges import TermsBook, round_half_even_cents
 
 DEFAULT_BREAK_ROUNDS = 10
 DEFAULT_BREAK_MINUTES = 20

@@ -1,7 +1,7 @@
 """The order wager kinds are listed in: the core's kinds around each registered side bet's.
 
 Theoretical win is priced with the edge of the terms each round was dealt under, its paytable
-version's report and its house rules (`casino.reports.paytable_edges`).
+version's report and its house rules (`reports.paytable_edges`).
 """
 
 from casino.side_bets import wager_kinds

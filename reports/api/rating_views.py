@@ -1,4 +1,4 @@
-"""Player ratings for compliance (`casino.reports.ratings`): read-only, staff tokens of compliance
+"""Player ratings for compliance (`reports.ratings`): read-only, staff tokens of compliance
 and the supervisor roles (floor supervisor, pit boss, admin); terminals and other roles get 403
 `role_not_allowed`.
 
@@ -24,8 +24,8 @@ from rest_framework.views import APIView
 
 from casino.api.authentication import SUPERVISOR_ROLES, Principal
 from casino.models import StaffRole
-from casino.reports.ratings import RatingSession, RatingTotals, get_day_ratings, get_patron_ratings
 from kernel.errors import NotFoundError
+from reports.ratings import RatingSession, RatingTotals, get_day_ratings, get_patron_ratings
 
 RATING_ROLES = (StaffRole.COMPLIANCE, *SUPERVISOR_ROLES)
 

@@ -22,13 +22,13 @@ from rest_framework.views import APIView
 
 from casino.api.authentication import Principal
 from casino.models import StaffRole
-from casino.reports.export import (
+from reports.export import (
     report_document,
     shift_report_csv,
     shift_report_machine_csv,
     shift_report_pdf,
 )
-from casino.reports.read import SHIFT_ORDER, shift_report_payload
+from reports.read import SHIFT_ORDER, shift_report_payload
 
 STAFF_ROLES = tuple(StaffRole.values)
 

@@ -21,7 +21,7 @@ Where each figure comes from (gaming day and shift as stamped on each record whe
   payouts (the wager-based win), checked against the tray's PAYOUT entries (flag
   `ledger_mismatch` if they ever differ).
 - theoretical win: per kind, the exact sum of handle x the house edge of the terms each round was
-  dealt under (its paytable version's report and its house rules: casino.reports.paytable_edges),
+  dealt under (its paytable version's report and its house rules: reports.paytable_edges),
   rounded once to the cent, half to even. Handle whose terms give no edge (no report yet, a
   report for other rules) is priced at nothing and the table is flagged `theo_incomplete`.
 - complete: opener and closer counted and, when the casino counts per shift, the soft count signed
@@ -59,9 +59,9 @@ from casino.models import (
     Table,
     TableInventory,
 )
-from casino.reports.house_edges import kind_sort_key
-from casino.reports.paytable_edges import TermsEdges, round_half_even_cents, terms_edges
 from kernel.gaming_day import shift_bounds
+from reports.house_edges import kind_sort_key
+from reports.paytable_edges import TermsEdges, round_half_even_cents, terms_edges
 
 BASIS_POINTS = 10_000
 # Blackjack holds 10-20 % of the drop (backoffice-anchors §2.5); a setting may say otherwise.

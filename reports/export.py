@@ -1,10 +1,10 @@
 """Shift and daily reports as documents: a filing PDF, a filing CSV, and the machine CSV.
 
-`report_document` gathers, beside the payload of `casino.reports.read.shift_report_payload`,
+`report_document` gathers, beside the payload of `reports.read.shift_report_payload`,
 what a filed report prints: the header (licensee, property, time zone, generated at and by,
 version and the SHA-256 of the figures), the per-denomination openers and closers, the numbered
 fill and credit slips with their voids, the month- and year-to-date figures and the 30-day hold
-investigations (`casino.reports.period`), and whether the report is provisional.
+investigations (`reports.period`), and whether the report is provisional.
 `shift_report_pdf` and `shift_report_csv` render such a document and touch no database.
 
 Money stays integer cents until it is printed: the PDF shows dollars ("$1,234.56"), the filing
@@ -28,11 +28,11 @@ from typing import Any
 from django.conf import settings
 
 from casino.models import ChipSlip, TableInventory
-from casino.reports.figures import hold_percent_text
-from casino.reports.house_edges import kind_order
-from casino.reports.period import period_figures
 from kernel.formatting import dollars
 from kernel.gaming_day import casino_zone, shift_bounds
+from reports.figures import hold_percent_text
+from reports.house_edges import kind_order
+from reports.period import period_figures
 
 # The layout of the document; printed with the figures' hash as the report's version when the
 # payload carries no version of its own.

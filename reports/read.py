@@ -25,9 +25,9 @@ from django.db.models import Case, IntegerField, Prefetch, QuerySet, Value, When
 from django.utils import timezone
 
 from casino.models import WHOLE_DAY, ShiftReport, ShiftReportLine, SoftCount
-from casino.reports.figures import expected_hold_bp, hold_basis_points, hold_outside, hold_percent_text
-from casino.reports.house_edges import kind_sort_key
 from kernel.gaming_day import shift_bounds
+from reports.figures import expected_hold_bp, hold_basis_points, hold_outside, hold_percent_text
+from reports.house_edges import kind_sort_key
 
 SHIFT_ORDER = ("day", "swing", "grave")
 DAILY = "daily"
