@@ -73,6 +73,14 @@ def expected_hold_bp() -> tuple[int, int]:
     return int(low), int(high)
 
 
+def table_win_cents(
+    *, drop_cents: int, credits_cents: int, fills_cents: int, inventory_change_cents: int
+) -> int:
+    """The one win formula: drop + credits - fills + (closer - opener) (backoffice-anchors §2.5).
+    The floor's running "win so far" passes the tray as the ledger holds it now in place of the closer."""
+    return drop_cents + credits_cents - fills_cents + inventory_change_cents
+
+
 def hold_basis_points(*, win_cents: int | None, drop_cents: int) -> int | None:
     """win / drop in basis points, rounded half to even (Python's `round` of an exact fraction)."""
     if win_cents is None or drop_cents <= 0:
@@ -392,7 +400,12 @@ def _table_figures(
     idle = not (rounds or money or kinds or counts or pending_slips)
     win: int | None
     if opener_cents is not None and closer_cents is not None:
-        win = drop + credits - fills + closer_cents - opener_cents
+        win = table_win_cents(
+            drop_cents=drop,
+            credits_cents=credits,
+            fills_cents=fills,
+            inventory_change_cents=closer_cents - opener_cents,
+        )
     elif idle:
         win = 0
         flags.append("idle")

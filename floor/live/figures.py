@@ -48,6 +48,7 @@ from reports.figures import (
     hold_basis_points,
     hold_outside,
     hold_percent_text,
+    table_win_cents,
 )
 from reports.house_edges import kind_sort_key
 from specials.models import Match, MatchState, SpecialsRound
@@ -335,7 +336,12 @@ def _card(
     if win_counted:
         win = figures.win_cents
     elif figures.opener_cents is not None:
-        win = figures.drop_cents + figures.credits_cents - figures.fills_cents + tray_movement
+        win = table_win_cents(
+            drop_cents=figures.drop_cents,
+            credits_cents=figures.credits_cents,
+            fills_cents=figures.fills_cents,
+            inventory_change_cents=tray_movement,
+        )
     else:
         win = None
     hold_bp = hold_basis_points(win_cents=win, drop_cents=figures.drop_cents)
