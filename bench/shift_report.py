@@ -46,10 +46,10 @@ from bonus_tie.models import PaytableVersion  # noqa: E402
 from casino import ledger  # noqa: E402
 from casino.mappers import house_rules_for, rules_to_json  # noqa: E402
 from casino.models import AccountKind, Shoe, Table, Terminal  # noqa: E402
-from casino.services import accounting  # noqa: E402
 from casino.services.provisioning import create_staff, provision_table  # noqa: E402
 from reports import services as reports  # noqa: E402
 from reports.read import shift_report_payload  # noqa: E402
+from table_money.services import accounting  # noqa: E402
 
 SCRATCH = "bench_reports"
 GAMING_DAY = dt.date(2026, 11, 20)

@@ -19,7 +19,6 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from audit.context import AuditActor
-from casino import admin_accounting  # noqa: F401  (registers the table money and shift report pages)
 from casino.admin_display import StaffPresentation, alarm_label
 from casino.models import (
     Account,

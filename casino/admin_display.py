@@ -24,6 +24,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.text import capfirst
 
+from casino.models import StaffRole
 from kernel.formatting import dollars, local_time
 from kernel.forms import DollarsField
 
@@ -205,3 +206,30 @@ class StaffPresentation:
                 help_text=db_field.help_text or "In dollars, for example 1,250.00.",
             )
         return super().formfield_for_dbfield(db_field, request, **kwargs)  # type: ignore[misc]
+
+
+def role_of(request: HttpRequest) -> str | None:
+    user = request.user
+    if getattr(user, "is_superuser", False):
+        return str(StaffRole.ADMIN)
+    profile = getattr(user, "staff", None)
+    return profile.role if profile is not None else None
+
+
+class ReadOnlyAdmin(StaffPresentation, admin.ModelAdmin):
+    """Any staff role views; nobody adds, changes or deletes here."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return role_of(request) is not None
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return role_of(request) is not None
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

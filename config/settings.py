@@ -42,7 +42,9 @@ INSTALLED_APPS = [
     "casino",
     "bonus_tie",
     "specials",
+    "table_money",
     "reports",
+    "config",
     "audit",
     "history",
     "floor",
@@ -131,7 +133,7 @@ CASINO_PROPERTY = env.str("CASINO_PROPERTY", default="Property not configured")
 # out this many rounds dealt there, or this many minutes pass between two of their rounds.
 CASINO_RATING_BREAK_ROUNDS = env.int("CASINO_RATING_BREAK_ROUNDS", default=10)
 CASINO_RATING_BREAK_MINUTES = env.int("CASINO_RATING_BREAK_MINUTES", default=20)
-# Title 31 (31 CFR 1021.311/313; casino.services.title31): every cash-in or cash-out at or above the
+# Title 31 (31 CFR 1021.311/313; table_money.services.title31): every cash-in or cash-out at or above the
 # MTL threshold goes on the multiple transaction log; a patron's cash-in or cash-out of a gaming day
 # totalling more than the CTR threshold raises a currency transaction report worksheet.
 CASINO_MTL_THRESHOLD_CENTS = env.int("CASINO_MTL_THRESHOLD_CENTS", default=300_000)

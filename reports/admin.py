@@ -11,8 +11,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from casino.admin_accounting import ReadOnlyAdmin, role_of
-from casino.admin_display import alarm_label
+from casino.admin_display import ReadOnlyAdmin, alarm_label, role_of
 from casino.models import ShiftReport
 from kernel.formatting import dollars
 from reports.export import report_document, shift_report_pdf

@@ -9,7 +9,7 @@
 
 Every money record carries the gaming day and shift stamped when it was written
 (kernel.gaming_day). The write paths and the ledger entries are in
-`casino.services.accounting`; the report figures in `reports`.
+`table_money.services.accounting`; the report figures in `reports`.
 """
 
 from django.conf import settings

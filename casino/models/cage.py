@@ -2,7 +2,7 @@
 
 A redemption is written once and never changed (a database trigger, casino migration 0013); its
 ledger transaction moves the chips into the cage's chip bank and the cash out of the cage's cash
-(`casino.services.cage`).
+(`table_money.services.cage`).
 """
 
 from django.conf import settings

@@ -1,7 +1,7 @@
 """Patrons: the people who buy in, play and cash out, as the casino knows them.
 
 A patron may be anonymous (a number and a description such as "man in the red cap") until the
-Title 31 thresholds make identification mandatory (`casino.services.title31`). The number is
+Title 31 thresholds make identification mandatory (`table_money.services.title31`). The number is
 issued by the casino when the record is created and is what the terminals and the cage quote.
 """
 

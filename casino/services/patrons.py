@@ -3,7 +3,7 @@ terminals and the cage quote (`unknown_patron`, 422, for a number not on file).
 
 The casino issues each patron's number from a PostgreSQL sequence when the record is created.
 A patron may stay anonymous (a name or description, no identification) until Title 31 needs
-them identified (`casino.services.title31`); identifying them later is an audited change.
+them identified (`table_money.services.title31`); identifying them later is an audited change.
 """
 
 import datetime as dt

@@ -9,12 +9,12 @@ from django.views.decorators.http import require_http_methods
 
 from audit.context import AuditActor
 from casino.models import ChipRedemption, StaffRole
-from casino.services import cage
 from floor.access import console_view, role_of
 from floor.cage.forms import RedemptionForm
 from kernel.errors import ServiceError
 from kernel.formatting import dollars
 from kernel.gaming_day import gaming_day_and_shift
+from table_money.services import cage
 
 
 def _actor(request: HttpRequest) -> AuditActor:

@@ -6,8 +6,13 @@ from typing import Any
 from django import forms
 
 from casino.models import Table
-from casino.services.soft_counts import CURRENCY_DENOMINATIONS_CENTS, MAX_BILLS, SHIFT_NAMES, counts_per_shift
 from kernel.forms import DollarsField
+from table_money.services.soft_counts import (
+    CURRENCY_DENOMINATIONS_CENTS,
+    MAX_BILLS,
+    SHIFT_NAMES,
+    counts_per_shift,
+)
 
 BILLS_CENTS = sorted(CURRENCY_DENOMINATIONS_CENTS, reverse=True)
 

@@ -16,12 +16,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from audit.context import AuditActor
 from casino.models import SoftCount, StaffRole, Table
-from casino.services import soft_counts
 from floor.access import console_view, role_of
 from floor.count.forms import SoftCountForm
 from kernel.errors import ServiceError
 from kernel.formatting import dollars
 from kernel.gaming_day import gaming_day_and_shift
+from table_money.services import soft_counts
 
 
 def _actor(request: HttpRequest) -> AuditActor:

@@ -12,9 +12,9 @@ from typing import Any
 from django import forms
 
 from casino.models import SlipKind
-from casino.services.accounting import CHIP_DENOMINATIONS_CENTS
 from kernel.formatting import dollars
 from kernel.forms import DollarsField
+from table_money.services.accounting import CHIP_DENOMINATIONS_CENTS
 
 COUNT_PREFIX = "count_"
 DENOMINATIONS_LARGEST_FIRST = sorted(CHIP_DENOMINATIONS_CENTS, reverse=True)

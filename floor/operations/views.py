@@ -40,7 +40,7 @@ from casino.selectors import (
     list_shift_and_pending_slips,
     list_table_limits,
 )
-from casino.services import accounting, rounds
+from casino.services import rounds
 from casino.services.terminals import session_is_live
 from floor.access import actable_table, console_view, may_act_on, role_of, visible_table
 from floor.operations.forms import (
@@ -57,6 +57,7 @@ from floor.operations.words import dollars_in_words
 from kernel.errors import ServiceError
 from kernel.formatting import dollars
 from kernel.gaming_day import gaming_day_and_shift
+from table_money.services import accounting
 
 RECENT_ROUNDS = 15
 

@@ -12,10 +12,10 @@ from rest_framework.test import APIClient
 from audit.context import AuditActor
 from audit.models import AuditEvent
 from casino.models import ShiftReport, SoftCount
-from casino.services import soft_counts
 from casino.services.provisioning import ProvisionedStaff
 from kernel.errors import ServiceError
 from reports import services as reports
+from table_money.services import soft_counts
 from tests.casino.accounting.conftest import (
     CASINO_ZONE,
     Clock,

@@ -16,9 +16,9 @@ from rest_framework.test import APIClient
 
 from audit.context import AuditActor
 from casino.models import GameKind, ShiftReport, Table
-from casino.services import soft_counts
 from casino.services.provisioning import ProvisionedStaff
 from reports.period import period_figures
+from table_money.services import soft_counts
 from tests.casino.accounting import conftest as accounting
 from tests.casino.accounting.conftest import CASINO_ZONE, Clock, ok
 from tests.casino.accounting.test_shift_report import REPORTS, play_the_day_shift, produce

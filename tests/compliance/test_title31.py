@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
-from casino.engine.title31 import CashTransaction, Direction, ctrs_due
 from casino.models import CashDirection, CtrWorksheet, MtlEntry
 from casino.services.provisioning import create_staff
 from floor.compliance.day import latest_worksheets
+from table_money.engine.title31 import CashTransaction, Direction, ctrs_due
 from tests.casino.accounting.conftest import Clock, ok
 from tests.compliance.conftest import GAMING_DAY, cash_buy_in, new_patron, redeem
 from tests.conftest import TableActors

@@ -25,10 +25,10 @@ from casino.models import (
     StaffProfile,
     TableInventory,
 )
-from casino.services import accounting
 from casino.services.provisioning import create_staff
 from floor.operations.words import dollars_in_words
 from kernel.forms import cents_from_dollars
+from table_money.services import accounting
 from tests.conftest import TableActors, post
 
 pytestmark = pytest.mark.django_db

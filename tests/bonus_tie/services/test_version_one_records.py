@@ -15,8 +15,8 @@ from kombu.exceptions import OperationalError as BrokerError
 from bonus_tie import services
 from bonus_tie.models import SYSTEM_MIGRATION, PaytableProposal, PaytableStatus, PaytableVersion
 from casino.engine.rules import HouseRules
-from casino.management.commands.run_service import Command as RunService
 from casino.mappers import rules_to_json
+from config.management.commands.run_service import Command as RunService
 from tests.bonus_tie.conftest import Staff, compute, propose
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from casino.ledger_checks import find_violations
 from casino.models import ChipSlip, SlipCounter
-from casino.services import accounting
+from table_money.services import accounting
 from tests.casino.accounting.conftest import ok, open_table, request_slip
 from tests.conftest import TableActors, client_with_token
 

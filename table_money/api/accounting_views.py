@@ -29,12 +29,12 @@ from casino.api.permissions import DealerSignedIn, IsSupervisor, IsTerminal
 from casino.api.views import IDEMPOTENCY_HEADER, actor_of, principal_of, terminal_of
 from casino.models import AccountKind, BuyIn, BuyInMethod, ChipSlip, SlipKind, TableInventory
 from casino.selectors import get_inventory, get_slip
-from casino.services import accounting
 from kernel.errors import ForbiddenError
 from kernel.fields import CentsField, StrictIntegerField
 from kernel.idempotency import idempotent
 from kernel.problems import ProblemError
 from kernel.schema import NarrowedField
+from table_money.services import accounting
 
 MAX_DENOMINATIONS = 20
 MAX_CHIP_COUNT = 1_000_000

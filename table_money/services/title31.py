@@ -1,13 +1,13 @@
 """Title 31 records, written in the transaction that moves the cash (31 CFR 1021.311/313).
 
 Called by the write paths of cash, never on their own: `record_cash_in` by a cash buy-in
-(`casino.services.accounting.record_buy_in`), `record_cash_out` by a chip redemption
-(`casino.services.cage.redeem_chips`). Markers are credit, not cash: they are neither logged
+(`table_money.services.accounting.record_buy_in`), `record_cash_out` by a chip redemption
+(`table_money.services.cage.redeem_chips`). Markers are credit, not cash: they are neither logged
 nor aggregated.
 
 - A transaction at or above `CASINO_MTL_THRESHOLD_CENTS` gets its `MtlEntry`.
 - The patron's cash of that gaming day and direction is then recomputed from every transaction
-  (`casino.engine.title31`: in any order, the same total). Over `CASINO_CTR_THRESHOLD_CENTS`, a
+  (`table_money.engine.title31`: in any order, the same total). Over `CASINO_CTR_THRESHOLD_CENTS`, a
   `CtrWorksheet` is written when none exists yet, or as the next revision when the day's
   transactions have changed since the last one; a recomputation that finds nothing new writes
   nothing. Someone not on file is a subject of their own transaction only.
@@ -28,7 +28,6 @@ from django.db.models import QuerySet
 
 from audit.context import AuditActor
 from audit.services import record_event
-from casino.engine.title31 import CashTransaction, DayTotal, Direction, ctrs_due, on_mtl
 from casino.models import (
     BuyIn,
     BuyInMethod,
@@ -38,6 +37,7 @@ from casino.models import (
     MtlEntry,
     Patron,
 )
+from table_money.engine.title31 import CashTransaction, DayTotal, Direction, ctrs_due, on_mtl
 
 CAGE_LOCATION = "Cage"
 

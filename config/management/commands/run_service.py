@@ -21,8 +21,8 @@ from django.db import connections
 
 from audit.management.base import PlainErrorsCommand
 from casino.management.arguments import whole_number
-from casino.management.commands.seed_demo import CREDENTIALS_FILE, load_demo_credentials
 from casino.models import GameKind
+from config.management.commands.seed_demo import CREDENTIALS_FILE, load_demo_credentials
 
 # How long web, worker and beat get to finish what they are doing after SIGTERM (gunicorn's own
 # graceful timeout is 20 s); then whatever is left of each is killed.

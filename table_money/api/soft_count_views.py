@@ -23,10 +23,10 @@ from rest_framework.views import APIView
 from casino.api.authentication import Principal
 from casino.api.views import IDEMPOTENCY_HEADER, actor_of, principal_of
 from casino.models import SoftCount, StaffRole
-from casino.services import soft_counts
 from kernel.errors import ForbiddenError
 from kernel.fields import StrictIntegerField
 from kernel.idempotency import idempotent
+from table_money.services import soft_counts
 
 MAX_DENOMINATIONS = 20
 

@@ -7,7 +7,7 @@ a transaction at no table:
 |---|---|---|
 | chip redemption | cage +A, cage cash -A | the chips come into the cage's chip bank; the same value of cash leaves the cage's cash |
 
-The redemption, its ledger transaction, its Title 31 records (`casino.services.title31`) and
+The redemption, its ledger transaction, its Title 31 records (`table_money.services.title31`) and
 its audit event are written in one transaction; the redemption is never changed afterwards.
 """
 
@@ -21,11 +21,11 @@ from audit.context import AuditActor
 from audit.services import record_event
 from casino import ledger
 from casino.models import HOUSE_ACCOUNT_KINDS, Account, AccountKind, ChipRedemption, MovementKind
-from casino.services import title31
-from casino.services.accounting import chips_total_cents
 from casino.services.patrons import resolve_patron
 from kernel.errors import ServiceError
 from kernel.formatting import dollars
+from table_money.services import title31
+from table_money.services.accounting import chips_total_cents
 
 
 @transaction.atomic

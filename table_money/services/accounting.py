@@ -60,13 +60,13 @@ from casino.models import (
     TableInventory,
     Terminal,
 )
-from casino.services import title31
 from casino.services.patrons import resolve_patron
 from casino.services.report_refresh import refresh_reports_on_commit
 from casino.services.table_state import TableUse, check_table_in_play
 from casino.services.terminals import session_is_live
 from kernel.errors import ConflictError, ForbiddenError, ServiceError
 from kernel.gaming_day import gaming_day_and_shift
+from table_money.services import title31
 
 # The chip denominations in use, in cents: 50c, $1, $2.50, $5, $25, $100, $500, $1,000, $5,000, $10,000.
 CHIP_DENOMINATIONS_CENTS: frozenset[int] = frozenset(

@@ -1,9 +1,8 @@
-"""Admin pages for table money (imported by casino/admin.py); the shift reports' are in reports/admin.py.
+"""Admin pages for table money.
 
-Everything here is read-only: money changes only through the services. Two things act:
-- a supervisor role (floor supervisor, pit boss, admin) approves pending fills and credits with
-  the "Approve" action (the same service as the API: the approver may not be the requester);
-- any staff role downloads a shift's PDF (a link on each report row, or the action).
+Everything here is read-only: money changes only through the services. One thing acts: a
+supervisor role (floor supervisor, pit boss, admin) approves pending fills and credits with the
+"Approve" action (the same service as the API: the approver may not be the requester).
 """
 
 from typing import Any
@@ -14,7 +13,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from audit.context import AuditActor
-from casino.admin_display import StaffPresentation
+from casino.admin_display import ReadOnlyAdmin, StaffPresentation, role_of
 from casino.models import (
     BuyIn,
     ChipSlip,
@@ -24,43 +23,16 @@ from casino.models import (
     StaffRole,
     TableInventory,
 )
-from casino.services import accounting
 from kernel.errors import ServiceError
 from kernel.formatting import dollars
+from table_money.services import accounting
 
 APPROVER_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS, StaffRole.ADMIN)
-
-
-def role_of(request: HttpRequest) -> str | None:
-    user = request.user
-    if getattr(user, "is_superuser", False):
-        return StaffRole.ADMIN
-    profile = getattr(user, "staff", None)
-    return profile.role if profile is not None else None
 
 
 def _actor(request: HttpRequest) -> AuditActor:
     user = request.user
     return AuditActor(kind="user", user_id=user.pk, username=user.get_username(), role=role_of(request) or "")
-
-
-class ReadOnlyAdmin(StaffPresentation, admin.ModelAdmin):
-    """Any staff role views; nobody adds, changes or deletes here."""
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return role_of(request) is not None
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return role_of(request) is not None
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class SlipVoidInline(StaffPresentation, admin.StackedInline):
