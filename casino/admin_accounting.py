@@ -1,9 +1,11 @@
 """Admin pages for table money and shift reports (imported by casino/admin.py).
 
-Everything here is read-only: money changes only through the services. Two things act:
-- a supervisor role (floor supervisor, pit boss, admin) approves pending fills and credits with
-  the "Approve" action (the same service as the API: the approver may not be the requester);
-- any staff role downloads a shift's PDF (a link on each report row, or the action).
+For the admin only, like every page of the admin site but compliance's (casino.admin_site):
+the floor roles read and approve their own pits' slips on the floor console. Everything here is
+read-only: money changes only through the services. Two things act:
+- the admin approves pending fills and credits with the "Approve" action (the same service as
+  the API: the approver may not be the requester);
+- the admin downloads a shift's PDF (a link on each report row, or the action).
 """
 
 import datetime as dt
@@ -19,6 +21,7 @@ from django.utils.safestring import SafeString
 
 from audit.context import AuditActor
 from casino.admin_display import StaffPresentation, alarm_label
+from casino.admin_site import admin_site_role
 from casino.models import (
     BuyIn,
     ChipSlip,
@@ -36,15 +39,13 @@ from casino.services import accounting
 from kernel.errors import ServiceError
 from kernel.formatting import dollars
 
-APPROVER_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS, StaffRole.ADMIN)
-
 
 def _role_of(request: HttpRequest) -> str | None:
-    user = request.user
-    if getattr(user, "is_superuser", False):
-        return StaffRole.ADMIN
-    profile = getattr(user, "staff", None)
-    return profile.role if profile is not None else None
+    return admin_site_role(request.user)
+
+
+def _is_admin(request: HttpRequest) -> bool:
+    return _role_of(request) == StaffRole.ADMIN
 
 
 def _actor(request: HttpRequest) -> AuditActor:
@@ -55,13 +56,13 @@ def _actor(request: HttpRequest) -> AuditActor:
 
 
 class _ReadOnlyAdmin(StaffPresentation, admin.ModelAdmin):
-    """Any staff role views; nobody adds, changes or deletes here."""
+    """The admin views; nobody adds, changes or deletes here."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return _role_of(request) is not None
+        return _is_admin(request)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return _role_of(request) is not None
+        return _is_admin(request)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -148,8 +149,8 @@ class ShiftReportAdmin(_ReadOnlyAdmin):
         return own + super().get_urls()
 
     def pdf_view(self, request: HttpRequest, gaming_day: str, shift: str) -> HttpResponseBase:
-        if _role_of(request) is None:
-            return HttpResponseForbidden("Staff only.")
+        if not _is_admin(request):
+            return HttpResponseForbidden("Admins only.")
         try:
             day = dt.date.fromisoformat(gaming_day)
         except ValueError:
@@ -178,7 +179,7 @@ class SlipVoidInline(StaffPresentation, admin.StackedInline):
     verbose_name = verbose_name_plural = "void"
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return _role_of(request) is not None
+        return _is_admin(request)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -220,8 +221,8 @@ class ChipSlipAdmin(_ReadOnlyAdmin):
 
     @admin.action(description="Approve the selected pending fills and credits")
     def approve(self, request: HttpRequest, queryset: QuerySet[ChipSlip]) -> None:
-        if _role_of(request) not in APPROVER_ROLES:
-            self.message_user(request, "Only a floor supervisor, pit boss or admin approves.", messages.ERROR)
+        if not _is_admin(request):
+            self.message_user(request, "Only an admin approves here.", messages.ERROR)
             return
         approved = 0
         for slip_id, kind, number in queryset.filter(status=SlipStatus.PENDING).values_list(
