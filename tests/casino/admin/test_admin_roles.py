@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from casino.models import ChipSlip, LedgerTransaction, Pit, Round, StaffProfile, Table
+from casino.models import Casino, ChipSlip, LedgerTransaction, Pit, Round, StaffProfile, Table
 from casino.services.provisioning import ProvisionedStaff, create_staff
 from tests.casino.accounting.conftest import ok, open_table, play_round, request_slip, wager
 from tests.conftest import TableActors, post
@@ -86,7 +86,7 @@ def floor(make_table: Callable[..., TableActors], make_staff: Callable[[str], An
         ledger_id=LedgerTransaction.objects.filter(table=a.table)
         .order_by("pk")
         .values_list("pk", flat=True)[0],
-        staff_id=StaffProfile.objects.get(user=other.user).pk,
+        staff_id=StaffProfile.objects.get(user_id=other.user.pk).pk,
     )
 
 
@@ -134,8 +134,6 @@ def test_create_staff_makes_only_the_admin_and_compliance_staff_of_the_admin_sit
 
 
 def _casino_id() -> int:
-    from casino.models import Casino
-
     return Casino.objects.get_or_create(name="Main casino")[0].pk
 
 
