@@ -90,8 +90,8 @@ def floor(make_table: Callable[..., TableActors], make_staff: Callable[[str], An
     )
 
 
-def signed_in(role: str, *, by_hand: bool = False) -> tuple[Client, ProvisionedStaff]:
-    pits = ["Pit B"] if role in PIT_ROLES else []
+def signed_in(role: str, *, by_hand: bool = False, pit: str = "Pit B") -> tuple[Client, ProvisionedStaff]:
+    pits = [pit] if role in PIT_ROLES else []
     staff = create_staff(username=f"{role}-signed-in", role=role, pits=pits, now=timezone.now())
     if by_hand:  # someone flags the user staff of the admin site, as create_staff used to
         User.objects.filter(pk=staff.user.pk).update(is_staff=True)
@@ -269,3 +269,44 @@ def test_an_inactive_admin_is_refused(floor: Floor) -> None:
 
     assert_refused(client.get("/admin/casino/table/"), "/admin/casino/table/")
     assert ChipSlip.objects.filter(pk=floor.slip_id).exists()
+
+
+# --- the console's links to the admin site ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("role", "pages"),
+    [
+        ("floor_supervisor", ["/floor/", "/floor/rounds/", "/floor/rounds/{round}/"]),
+        ("pit_boss", ["/floor/", "/floor/rounds/", "/floor/rounds/{round}/", "/floor/rule-changes/"]),
+        ("cage_cashier", ["/floor/cage/", "/floor/patrons/"]),
+        ("count_team", ["/floor/count/"]),
+    ],
+)
+def test_the_console_shows_a_floor_role_no_link_to_the_admin_site(
+    floor: Floor, role: str, pages: list[str]
+) -> None:
+    client, _ = signed_in(role, pit="Pit 1")  # the round's pit: its page opens
+
+    for page in pages:
+        response = client.get(page.format(round=floor.round_id))
+        assert response.status_code == 200, page
+        assert 'href="/admin/' not in response.content.decode(), page
+
+
+@pytest.mark.parametrize(
+    ("role", "label"), [("admin", "Configuration"), ("compliance", "Audit trail and paytables")]
+)
+def test_the_console_links_the_admin_and_compliance_to_what_they_open_in_the_admin_site(
+    floor: Floor, role: str, label: str
+) -> None:
+    client, _ = signed_in(role)
+    paytable = f"/admin/bonus_tie/paytableversion/{Round.objects.get(pk=floor.round_id).paytable_id}/change/"
+
+    header = client.get("/floor/").content.decode().split("</header>")[0]
+    round_page = client.get(f"/floor/rounds/{floor.round_id}/").content.decode()
+
+    assert f'<a href="/admin/">{label}</a>' in header
+    assert f'href="{paytable}"' in round_page
+    assert client.get("/admin/").status_code == 200
+    assert client.get(paytable).status_code == 200
