@@ -11,6 +11,8 @@ flagged `is_staff` by hand.
 from typing import Any
 
 from django.contrib.admin import AdminSite
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 
 from casino.models import StaffRole
@@ -29,7 +31,22 @@ def admin_site_role(user: Any) -> str | None:
     return role if role in ADMIN_SITE_ROLES else None
 
 
+class BackOfficeAuthenticationForm(AdminAuthenticationForm):
+    """The admin site's sign-in refuses whoever the site would refuse, with the same words as a
+    wrong password: a floor role flagged `is_staff` by hand gets no session from it."""
+
+    def confirm_login_allowed(self, user: Any) -> None:
+        super().confirm_login_allowed(user)
+        if admin_site_role(user) is None:
+            raise ValidationError(
+                self.error_messages["invalid_login"],
+                code="invalid_login",
+                params={"username": self.username_field.verbose_name},
+            )
+
+
 class BackOfficeAdminSite(AdminSite):
+    login_form = BackOfficeAuthenticationForm
     site_header = "Casino table-games back office"
     site_title = "Casino table-games back office"
     index_title = "Configuration and audit"

@@ -199,18 +199,35 @@ def test_a_floor_role_cannot_move_rename_or_add_a_table_or_rename_a_pit(
     assert Pit.objects.filter(name="Renamed").count() == 0
 
 
+@pytest.mark.parametrize("by_hand", [False, True], ids=["as-provisioned", "is_staff-by-hand"])
 @pytest.mark.parametrize("role", FLOOR_ROLES)
-def test_a_floor_role_signing_in_at_the_admin_site_is_refused(floor: Floor, role: str) -> None:
-    _, staff = signed_in(role)
+def test_a_floor_role_signing_in_at_the_admin_site_is_refused(floor: Floor, role: str, by_hand: bool) -> None:
+    _, staff = signed_in(role, by_hand=by_hand)
+    client = Client()
 
-    response = Client().post(
+    response = client.post(
         "/admin/login/",
         {"username": staff.user.get_username(), "password": staff.password, "next": "/admin/"},
     )
 
     assert response.status_code == 200  # the form again, with its error
     assert "Please enter the correct username and password for a staff account" in response.content.decode()
-    assert not Client().get("/admin/").wsgi_request.user.is_authenticated
+    assert "_auth_user_id" not in client.session  # no session from the admin's sign-in
+    assert_refused(client.get("/admin/"), "/admin/")
+
+
+@pytest.mark.parametrize("role", ["admin", "compliance"])
+def test_the_admin_and_compliance_sign_in_at_the_admin_site(role: str) -> None:
+    _, staff = signed_in(role)
+    client = Client()
+
+    response = client.post(
+        "/admin/login/",
+        {"username": staff.user.get_username(), "password": staff.password, "next": "/admin/"},
+    )
+
+    assert (response.status_code, response["Location"]) == (302, "/admin/")
+    assert client.get("/admin/").status_code == 200
 
 
 # --- compliance: the audit trail and the paytables, nothing else ---------------------------------
