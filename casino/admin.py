@@ -14,6 +14,7 @@ admin needs no audit code of its own.
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
@@ -45,6 +46,7 @@ from casino.models import (
     Wager,
 )
 from casino.services import terminals
+from casino.services.provisioning import site_flags
 from kernel.errors import ServiceError
 from kernel.formatting import dollars, local_time
 from kernel.keys import hash_pin, new_api_key, new_pin
@@ -275,6 +277,12 @@ class StaffProfileAdmin(RoleAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[StaffProfile]:
         return super().get_queryset(request).select_related("user").prefetch_related("pits")
+
+    def save_model(self, request: HttpRequest, obj: StaffProfile, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        # The user's admin-site flags follow the role, as create_staff sets them: a pit boss made
+        # compliance may enter the admin site; an admin made pit boss no longer may.
+        get_user_model().objects.filter(pk=obj.user_id).update(**site_flags(obj.role))
 
     @admin.display(description="Pits")
     def pit_names(self, profile: StaffProfile) -> str:

@@ -145,6 +145,12 @@ PIT_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS)
 ADMIN_SITE_ROLES = (StaffRole.ADMIN, StaffRole.COMPLIANCE)
 
 
+def site_flags(role: str) -> dict[str, bool]:
+    """A staff user's Django flags for their role: staff of the admin site for the roles that use
+    it, superuser for the admin alone."""
+    return {"is_staff": role in ADMIN_SITE_ROLES, "is_superuser": role == StaffRole.ADMIN}
+
+
 def _pits_named(names: Sequence[str], *, role: str) -> list[Pit]:
     """The pits named, each existing in exactly one casino; any other name is refused."""
     if not names:
@@ -188,12 +194,7 @@ def create_staff(
     if user_model.objects.filter(username=username).exists():
         raise ConflictError("user_exists", f"A user named {username!r} already exists.")
     password = password or secrets.token_urlsafe(16)
-    user = user_model.objects.create_user(
-        username=username,
-        password=password,
-        is_staff=role in ADMIN_SITE_ROLES,
-        is_superuser=role == StaffRole.ADMIN,
-    )
+    user = user_model.objects.create_user(username=username, password=password, **site_flags(role))
     profile = StaffProfile.objects.create(user=user, role=role)
     profile.pits.set(assigned)
     key = new_api_key()

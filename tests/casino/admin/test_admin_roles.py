@@ -280,6 +280,35 @@ def test_the_admin_opens_every_page_and_moves_a_table_to_another_pit(floor: Floo
     assert Table.objects.get(pk=table.pk).pit_id == pit_b.pk
 
 
+@pytest.mark.parametrize(
+    ("role", "is_staff", "is_superuser"),
+    [("compliance", True, False), ("floor_supervisor", False, False), ("admin", True, True)],
+)
+def test_a_role_changed_by_the_admin_brings_its_admin_site_flags(
+    floor: Floor, role: str, is_staff: bool, is_superuser: bool
+) -> None:
+    client, _ = signed_in("admin")
+    profile = StaffProfile.objects.get(pk=floor.staff_id)  # someone-else, a pit boss of Pit 1
+    User.objects.filter(pk=profile.user_id).update(is_staff=True)  # flagged by hand before
+
+    changed = client.post(
+        f"/admin/casino/staffprofile/{profile.pk}/change/",
+        {
+            "user": profile.user_id,
+            "role": role,
+            "pits": [] if role != "floor_supervisor" else [floor.a.table.pit_id],
+        },
+    )
+
+    assert changed.status_code == 302, changed.content.decode()[-3000:]
+    user = User.objects.get(pk=profile.user_id)
+    assert (StaffProfile.objects.get(pk=profile.pk).role, user.is_staff, user.is_superuser) == (
+        role,
+        is_staff,
+        is_superuser,
+    )
+
+
 def test_an_inactive_admin_is_refused(floor: Floor) -> None:
     client, staff = signed_in("admin")
     User.objects.filter(pk=staff.user.pk).update(is_active=False)
