@@ -194,7 +194,10 @@ def create_staff(
     if user_model.objects.filter(username=username).exists():
         raise ConflictError("user_exists", f"A user named {username!r} already exists.")
     password = password or secrets.token_urlsafe(16)
-    user = user_model.objects.create_user(username=username, password=password, **site_flags(role))
+    flags = site_flags(role)
+    user = user_model.objects.create_user(
+        username=username, password=password, is_staff=flags["is_staff"], is_superuser=flags["is_superuser"]
+    )
     profile = StaffProfile.objects.create(user=user, role=role)
     profile.pits.set(assigned)
     key = new_api_key()
