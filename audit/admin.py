@@ -1,7 +1,8 @@
 """Read-only admin for the audit trail, with a gaming-day export.
 
 Nobody adds, changes or deletes here (the database refuses it anyway). Only
-compliance staff (and superusers) see the audit trail, as in the API. The
+compliance staff (and superusers) see the audit trail, as in the API: it is what compliance
+enters the admin site for (casino.admin_site), with the paytable decisions. The
 configuration history's admin (`history.admin`) reuses `ReadOnlyAuditAdmin`.
 """
 

@@ -3,7 +3,8 @@
 Everything is read-only here. Compliance decides on a version from its approve or reject page,
 which shows the report again next to the form; both pages call the same services as the API
 (`bonus_tie.services`), so the rules are the same: compliance only, never the proposer, only a
-proposed version with its report, and a flagged report needs an override reason.
+proposed version with its report, and a flagged report needs an override reason. Only the admin
+and compliance open these pages (casino.admin_site): a pit boss proposes through the API.
 """
 
 import logging
@@ -26,6 +27,7 @@ from bonus_tie import services
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import flagged_of, pays_in_order
 from casino.admin import ReadOnlyAdmin, role_of
+from casino.models import StaffRole
 from kernel.errors import ServiceError
 from kernel.formatting import local_time
 
@@ -227,6 +229,7 @@ DETAIL_FIELDS = (
 
 @admin.register(PaytableVersion)
 class PaytableVersionAdmin(ReadOnlyAdmin):
+    view_roles = (StaffRole.ADMIN, StaffRole.COMPLIANCE)  # compliance decides here
     list_display = [
         "version",
         "status",

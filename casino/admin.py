@@ -1,9 +1,12 @@
-"""The admin site for floor supervisors, pit bosses, compliance and admins (DESIGN.md, Roles).
+"""The admin site's configuration pages: for admins only (DESIGN.md, Roles; casino.admin_site).
 
-Tables are added and configured here by pit bosses, but an existing table's limits and house
-rules change only through a rule change on the floor console, requested and approved by two
-people (`casino.services.rule_changes`); devices, dealers and staff by admins; everything that
-records money is read-only for all.
+Admins add and configure casinos, pits, tables, terminals, dealers and staff here, and read the
+rounds and the money. An existing table's limits and house rules change only through a rule
+change on the floor console, requested and approved by two people
+(`casino.services.rule_changes`); everything that records money is read-only for all.
+Floor supervisors, pit bosses, the cage and the count team work on the floor console, which
+shows each of them their own pits only; compliance enters this site for the audit trail and the
+paytables alone, so every page here refuses any role but the admin's.
 Configuration changes are captured by database triggers in the audit app, so the
 admin needs no audit code of its own.
 """
@@ -11,6 +14,7 @@ admin needs no audit code of its own.
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
@@ -20,6 +24,7 @@ from django.utils.safestring import SafeString
 
 from audit.context import AuditActor
 from casino.admin_display import StaffPresentation, alarm_label
+from casino.admin_site import admin_site_role
 from casino.models import (
     Account,
     Casino,
@@ -40,23 +45,15 @@ from casino.models import (
     Wager,
 )
 from casino.services import terminals
+from casino.services.provisioning import site_flags
 from kernel.errors import ServiceError
 from kernel.formatting import dollars, local_time
 from kernel.keys import hash_pin, new_api_key, new_pin
 
-SUPERVISOR_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS, StaffRole.ADMIN)
-
-admin.site.site_header = "Casino table-games back office"
-admin.site.site_title = "Casino table-games back office"
-admin.site.index_title = "Tables, rounds, money and audit"
-
 
 def role_of(request: HttpRequest) -> str | None:
-    user = request.user
-    if getattr(user, "is_superuser", False):
-        return StaffRole.ADMIN
-    profile = getattr(user, "staff", None)
-    return profile.role if profile is not None else None
+    """The role the user works in on the admin site: admin, compliance, or None (refused)."""
+    return admin_site_role(request.user)
 
 
 def _actor(request: HttpRequest) -> AuditActor:
@@ -65,15 +62,17 @@ def _actor(request: HttpRequest) -> AuditActor:
 
 
 class RoleAdmin(StaffPresentation, admin.ModelAdmin):
-    """Viewing needs any staff role; changing needs one of `edit_roles`."""
+    """Viewing needs one of `view_roles` (the admin's, unless a page says otherwise); changing
+    needs one of `edit_roles`."""
 
+    view_roles: tuple[str, ...] = (StaffRole.ADMIN,)
     edit_roles: tuple[str, ...] = (StaffRole.ADMIN,)
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return role_of(request) is not None
+        return role_of(request) in self.view_roles
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return role_of(request) is not None
+        return role_of(request) in self.view_roles
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return role_of(request) in self.edit_roles
@@ -90,15 +89,15 @@ class ReadOnlyAdmin(RoleAdmin):
 
 
 class RoleInline(StaffPresentation, admin.TabularInline):
-    """Rows shown inside a parent's page to every staff role that may view the parent (the admin
-    site grants by role, not by Django's per-model permissions); nobody adds, changes or deletes
-    them unless a subclass says otherwise."""
+    """Rows shown inside a parent's page to the admin (the admin site grants by role, not by
+    Django's per-model permissions); nobody adds, changes or deletes them unless a subclass says
+    otherwise."""
 
     extra = 0
     can_delete = False
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return role_of(request) is not None
+        return role_of(request) == StaffRole.ADMIN
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -118,7 +117,7 @@ class TableLimitInline(RoleInline):
     extra = 0
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return obj is None and role_of(request) in (StaffRole.PIT_BOSS, StaffRole.ADMIN)
+        return obj is None and role_of(request) == StaffRole.ADMIN
 
     has_add_permission = has_change_permission
 
@@ -134,12 +133,10 @@ class CasinoAdmin(RoleAdmin):
 @admin.register(Pit)
 class PitAdmin(RoleAdmin):
     list_display = ["name", "casino"]
-    edit_roles = (StaffRole.PIT_BOSS, StaffRole.ADMIN)
 
 
 @admin.register(Table)
 class TableAdmin(RoleAdmin):
-    edit_roles = (StaffRole.PIT_BOSS, StaffRole.ADMIN)
     list_display = [
         "name",
         "pit",
@@ -241,7 +238,7 @@ class DealerAdmin(RoleAdmin):
         return alarm_label(f"Locked out since {local_time(dealer.locked_at)}")
 
     def has_unlock_permission(self, request: HttpRequest) -> bool:
-        return role_of(request) in SUPERVISOR_ROLES
+        return role_of(request) == StaffRole.ADMIN
 
     @admin.action(description="Unlock (after too many wrong PINs)", permissions=["unlock"])
     def unlock(self, request: HttpRequest, queryset: QuerySet[Dealer]) -> None:
@@ -279,6 +276,12 @@ class StaffProfileAdmin(RoleAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[StaffProfile]:
         return super().get_queryset(request).select_related("user").prefetch_related("pits")
+
+    def save_model(self, request: HttpRequest, obj: StaffProfile, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        # The user's admin-site flags follow the role, as create_staff sets them: a pit boss made
+        # compliance may enter the admin site; an admin made pit boss no longer may.
+        get_user_model().objects.filter(pk=obj.user_id).update(**site_flags(obj.role))
 
     @admin.display(description="Pits")
     def pit_names(self, profile: StaffProfile) -> str:

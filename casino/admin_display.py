@@ -24,6 +24,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.text import capfirst
 
+from casino.admin_site import admin_site_role
 from casino.models import StaffRole
 from kernel.formatting import dollars, local_time
 from kernel.forms import DollarsField
@@ -209,21 +210,22 @@ class StaffPresentation:
 
 
 def role_of(request: HttpRequest) -> str | None:
-    user = request.user
-    if getattr(user, "is_superuser", False):
-        return str(StaffRole.ADMIN)
-    profile = getattr(user, "staff", None)
-    return profile.role if profile is not None else None
+    return admin_site_role(request.user)
+
+
+def is_admin(request: HttpRequest) -> bool:
+    return role_of(request) == StaffRole.ADMIN
 
 
 class ReadOnlyAdmin(StaffPresentation, admin.ModelAdmin):
-    """Any staff role views; nobody adds, changes or deletes here."""
+    """The admin views; nobody adds, changes or deletes here (the floor roles read their own pits'
+    records on the floor console)."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return role_of(request) is not None
+        return is_admin(request)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return role_of(request) is not None
+        return is_admin(request)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

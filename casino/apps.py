@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.contrib.admin import apps as admin_apps
 
 # Rule errors are 422, except where API.md names another status.
 RULE_ERROR_STATUS = {"not_ready_to_settle": 409}
@@ -30,3 +31,11 @@ class CasinoConfig(AppConfig):
                 has_play_in_progress=blackjack_round_open,
             )
         )
+
+
+class BackOfficeAdminConfig(admin_apps.AdminConfig):
+    """The admin app with the back office's own site: admins configure, compliance audits, no one
+    else enters (casino.admin_site). Named in INSTALLED_APPS in place of django.contrib.admin."""
+
+    default = False  # not the casino app's own configuration
+    default_site = "casino.admin_site.BackOfficeAdminSite"

@@ -26,7 +26,7 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "casino.apps.BackOfficeAdminConfig",  # the admin site of casino.admin_site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -1,5 +1,5 @@
 """The shift reports' admin pages: read-only, with the filing PDF of a shift (a link on each report
-row, or the action) for any staff role."""
+row, or the action), for the admin (casino.admin_site)."""
 
 import datetime as dt
 
@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from casino.admin_display import ReadOnlyAdmin, alarm_label, role_of
+from casino.admin_display import ReadOnlyAdmin, alarm_label, is_admin
 from casino.models import ShiftReport
 from kernel.formatting import dollars
 from reports.export import report_document, shift_report_pdf
@@ -94,8 +94,8 @@ class ShiftReportAdmin(ReadOnlyAdmin):
         return own + super().get_urls()
 
     def pdf_view(self, request: HttpRequest, gaming_day: str, shift: str) -> HttpResponseBase:
-        if role_of(request) is None:
-            return HttpResponseForbidden("Staff only.")
+        if not is_admin(request):
+            return HttpResponseForbidden("Admins only.")
         try:
             day = dt.date.fromisoformat(gaming_day)
         except ValueError:

@@ -1,6 +1,7 @@
-"""Pages of the special-card game for pit bosses and compliance: matches with their players and
-points ledger, rounds with every card, declaration and action in order. All read-only: a match
-changes only through the dealer terminal's API."""
+"""Pages of the special-card game for the admin: matches with their players and points ledger,
+rounds with every card, declaration and action in order. All read-only: a match changes only
+through the dealer terminal's API. The floor roles and compliance read a table's special rounds on
+the floor console (/floor/rounds/specials/), scoped by pit there."""
 
 from typing import Any
 
@@ -10,6 +11,7 @@ from django.utils.html import format_html_join
 
 from casino.admin import ReadOnlyAdmin, role_of
 from casino.admin_display import StaffPresentation
+from casino.models import StaffRole
 from specials.engine import round as round_engine
 from specials.models import Match, MatchPlayer, PointsEntry, SpecialsRound, SpecialsRoundEvent
 from specials.selectors import round_snapshot
@@ -20,7 +22,7 @@ class _ReadOnlyInline(StaffPresentation, admin.TabularInline):
     can_delete = False
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return role_of(request) is not None
+        return role_of(request) == StaffRole.ADMIN
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

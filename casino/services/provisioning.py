@@ -139,6 +139,16 @@ def provision_table(
 
 # The roles that run pits (DESIGN.md, Roles): the others see every pit and are assigned none.
 PIT_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS)
+# The roles that are staff of the admin site (casino.admin_site): admins configure there and
+# compliance reads the audit trail and decides paytables there. Every other role works on the
+# floor console, which scopes it by pit, and gets no `is_staff`.
+ADMIN_SITE_ROLES = (StaffRole.ADMIN, StaffRole.COMPLIANCE)
+
+
+def site_flags(role: str) -> dict[str, bool]:
+    """A staff user's Django flags for their role: staff of the admin site for the roles that use
+    it, superuser for the admin alone."""
+    return {"is_staff": role in ADMIN_SITE_ROLES, "is_superuser": role == StaffRole.ADMIN}
 
 
 def _pits_named(names: Sequence[str], *, role: str) -> list[Pit]:
@@ -184,9 +194,9 @@ def create_staff(
     if user_model.objects.filter(username=username).exists():
         raise ConflictError("user_exists", f"A user named {username!r} already exists.")
     password = password or secrets.token_urlsafe(16)
-    is_admin = role == StaffRole.ADMIN
+    flags = site_flags(role)
     user = user_model.objects.create_user(
-        username=username, password=password, is_staff=True, is_superuser=is_admin
+        username=username, password=password, is_staff=flags["is_staff"], is_superuser=flags["is_superuser"]
     )
     profile = StaffProfile.objects.create(user=user, role=role)
     profile.pits.set(assigned)

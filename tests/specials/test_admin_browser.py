@@ -1,5 +1,6 @@
-"""The special-card game's pages in a real headless Chromium: compliance reads a match, its
-points ledger and a round's cards, declarations and specials in order."""
+"""The special-card game's admin pages in a real headless Chromium: the admin reads a match, its
+points ledger and a round's cards, declarations and specials in order (the floor roles and
+compliance read special rounds on the floor console; the admin site refuses them these pages)."""
 
 import datetime as dt
 from typing import Any
@@ -45,10 +46,10 @@ def played_round() -> tuple[int, int]:
     return match["id"], round_["id"]
 
 
-def test_compliance_reads_a_match_and_its_round(browser: WebDriver, live_server: Any) -> None:  # noqa: F811
+def test_the_admin_reads_a_match_and_its_round(browser: WebDriver, live_server: Any) -> None:  # noqa: F811
     match_id, round_id = played_round()
-    create_staff(username="auditor", role="compliance", password="auditor-pass-2026", now=timezone.now())
-    log_in(browser, live_server.url, "auditor", "auditor-pass-2026")
+    create_staff(username="configurer", role="admin", password="admin-pass-2026", now=timezone.now())
+    log_in(browser, live_server.url, "configurer", "admin-pass-2026")
 
     browser.get(f"{live_server.url}/admin/specials/match/{match_id}/change/")
     WebDriverWait(browser, WAIT_SECONDS).until(lambda b: "points ledger" in b.page_source.lower())

@@ -1,4 +1,5 @@
-"""The admin pages for table money: the shift PDF download and the supervisor's approve action."""
+"""The admin pages for table money: the shift PDF download and the approve action, the admin's
+alone (the floor roles approve and read their pits' money on the floor console)."""
 
 import datetime as dt
 import importlib
@@ -37,7 +38,7 @@ def logged_in(
     return client, staff
 
 
-def test_staff_download_a_shifts_pdf_from_the_admin(
+def test_the_admin_downloads_a_shifts_pdf_from_the_admin_and_no_one_else_does(
     make_table: Callable[..., TableActors], make_staff: Callable[[str], tuple[ProvisionedStaff, Any]]
 ) -> None:
     supervisor = make_staff("floor_supervisor")[1]
@@ -51,11 +52,15 @@ def test_staff_download_a_shifts_pdf_from_the_admin(
         actor=AuditActor(kind="system"),
         now=dt.datetime.now(dt.UTC),
     )
+    admin, _ = logged_in(make_staff, "admin")
     compliance, _ = logged_in(make_staff, "compliance")
+    pit_boss, _ = logged_in(make_staff, "pit_boss")
 
-    listing = compliance.get("/admin/casino/shiftreport/")
-    pdf = compliance.get("/admin/casino/shiftreport/pdf/2026-11-20/day/")
-    bad = compliance.get("/admin/casino/shiftreport/pdf/2026-11-20/night/")
+    listing = admin.get("/admin/casino/shiftreport/")
+    pdf = admin.get("/admin/casino/shiftreport/pdf/2026-11-20/day/")
+    bad = admin.get("/admin/casino/shiftreport/pdf/2026-11-20/night/")
+    by_compliance = compliance.get("/admin/casino/shiftreport/pdf/2026-11-20/day/")
+    by_pit_boss = pit_boss.get("/admin/casino/shiftreport/pdf/2026-11-20/day/")
 
     assert listing.status_code == 200
     assert b"/admin/casino/shiftreport/pdf/2026-11-20/day/" in listing.content
@@ -64,9 +69,12 @@ def test_staff_download_a_shifts_pdf_from_the_admin(
     assert pdf["Content-Disposition"] == 'attachment; filename="shift-report-2026-11-20-day.pdf"'
     assert pdf.content.startswith(b"%PDF-")
     assert bad.status_code == 400
+    assert by_compliance.status_code == 403
+    assert (by_pit_boss.status_code, by_pit_boss["Location"][:13]) == (302, "/admin/login/")
+    assert not by_compliance.content.startswith(b"%PDF-")
 
 
-def test_a_supervisor_approves_pending_slips_with_the_admin_action(
+def test_the_admin_approves_pending_slips_with_the_admin_action_and_floor_roles_cannot(
     make_table: Callable[..., TableActors], make_staff: Callable[[str], tuple[ProvisionedStaff, Any]]
 ) -> None:
     supervisor = make_staff("floor_supervisor")[1]
@@ -75,13 +83,16 @@ def test_a_supervisor_approves_pending_slips_with_the_admin_action(
     fill = ok(request_slip(actors.terminal, "fill", {"10000": 2}), 201)
     compliance, _ = logged_in(make_staff, "compliance")
     pit_boss, _ = logged_in(make_staff, "pit_boss")
+    admin, _ = logged_in(make_staff, "admin")
     form = {"action": "approve", "_selected_action": [str(fill["id"])]}
 
-    compliance.post("/admin/casino/chipslip/", form)
-    assert ChipSlip.objects.get(pk=fill["id"]).status == "pending"  # compliance only reads
+    assert compliance.post("/admin/casino/chipslip/", form).status_code == 403
+    refused = pit_boss.post("/admin/casino/chipslip/", form)
+    assert (refused.status_code, refused["Location"][:13]) == (302, "/admin/login/")
+    assert ChipSlip.objects.get(pk=fill["id"]).status == "pending"
 
-    done = pit_boss.post("/admin/casino/chipslip/", form)
-    again = pit_boss.post("/admin/casino/chipslip/", form)
+    done = admin.post("/admin/casino/chipslip/", form)
+    again = admin.post("/admin/casino/chipslip/", form)
 
     assert (done.status_code, again.status_code) == (302, 302)
     assert ChipSlip.objects.get(pk=fill["id"]).status == "approved"
