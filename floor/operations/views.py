@@ -456,38 +456,36 @@ def print_slip(request: HttpRequest, table_id: int, slip_id: int) -> HttpRespons
 def void_round(request: HttpRequest, table_id: int) -> HttpResponse:
     """Void a round of this table with a reason, after a confirmation step that shows the round."""
     table = actable_table(request.user, table_id)
-    round_: Round | None = None
     if request.method == "POST":
         form = RoundVoidForm(request.POST)
-        if form.is_valid():
-            round_ = get_round_at_table(table=table, round_id=form.cleaned_data["round_id"])
-            if round_ is None:
-                form.add_error(
-                    "round_id", f"Round {form.cleaned_data['round_id']} is not a round of {table.name}."
+        if form.is_valid() and form.cleaned_data["confirmed"]:
+            # The checks run with the key claimed, so a repeat of a recorded void answers
+            # "already recorded" rather than "already void".
+            def void_it() -> FormOutcome:
+                round_ = _voidable_round(table, form.cleaned_data["round_id"])
+                rounds.void_round(
+                    round_id=round_.pk,
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,  # type: ignore[arg-type]
+                    actor=_actor(request),
+                    now=timezone.now(),
                 )
-            elif round_.state not in OPEN_ROUND_STATES:
-                form.add_error(
-                    "round_id", f"Round {round_.pk} is already {round_.state}: only an open round is voided."
+                return FormOutcome(
+                    message=f"Round {round_.pk} is void: every wager is returned.", location=_table_url(table)
                 )
-            elif form.cleaned_data["confirmed"]:
-                round_id = round_.pk
 
-                def void_it() -> FormOutcome:
-                    rounds.void_round(
-                        round_id=round_id,
-                        reason=form.cleaned_data["reason"],
-                        user=request.user,  # type: ignore[arg-type]
-                        actor=_actor(request),
-                        now=timezone.now(),
-                    )
-                    return FormOutcome(
-                        message=f"Round {round_id} is void: every wager is returned.",
-                        location=_table_url(table),
-                    )
-
+            try:
                 done = _submit(request, form, purpose="round.void", record=void_it)
+            except _NotVoidableError as refused:
+                form.add_error("round_id", str(refused))
+            else:
                 if done is not None:
                     return done
+        elif form.is_valid():
+            try:
+                round_ = _voidable_round(table, form.cleaned_data["round_id"])
+            except _NotVoidableError as refused:
+                form.add_error("round_id", str(refused))
             else:
                 return render(
                     request,
@@ -502,6 +500,19 @@ def void_round(request: HttpRequest, table_id: int) -> HttpResponse:
     else:
         form = RoundVoidForm(initial={"round_id": request.GET.get("round", "")})
     return render(request, "floor/operations/round_void.html", {"table": table, "form": form})
+
+
+class _NotVoidableError(Exception):
+    """The round named is not an open round of this table (the message says which)."""
+
+
+def _voidable_round(table: Table, round_id: int) -> Round:
+    round_ = get_round_at_table(table=table, round_id=round_id)
+    if round_ is None:
+        raise _NotVoidableError(f"Round {round_id} is not a round of {table.name}.")
+    if round_.state not in OPEN_ROUND_STATES:
+        raise _NotVoidableError(f"Round {round_.pk} is already {round_.state}: only an open round is voided.")
+    return round_
 
 
 def _opening_stakes_cents(round_: Round) -> int:
