@@ -26,6 +26,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from kernel.forms import SUBMISSION_KEY_FIELD
 from kernel.models import IdempotencyRecord
 from kernel.problems import ProblemError
 from kernel.rows import Insert
@@ -142,7 +143,8 @@ def _answer(body: bytes, *, status: int, replayed: bool) -> HttpResponse:
 # waits for the first to finish: a double click then lands on "already recorded", not on an error.
 
 FORM_LOCK_WAIT_MS = 15_000
-_IGNORED_FORM_FIELDS = frozenset({"csrfmiddlewaretoken", "submission_key"})
+LOCK_NOT_AVAILABLE = "55P03"  # the SQLSTATE of a lock_timeout
+_IGNORED_FORM_FIELDS = frozenset({"csrfmiddlewaretoken", SUBMISSION_KEY_FIELD})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -199,6 +201,8 @@ def _wait_for_form_key(lock_id: int) -> None:
         try:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [lock_id])
         except OperationalError as waited:
+            if getattr(waited.__cause__, "sqlstate", None) != LOCK_NOT_AVAILABLE:
+                raise
             raise FormStillRunningError from waited
         cursor.execute("SELECT set_config('lock_timeout', %s, true)", [previous])
 

@@ -4,16 +4,21 @@ real PostgreSQL: the key's lock makes the others wait for the first, which recor
 
 import html
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.db import connection, transaction
 from django.test import Client
 
 from casino.ledger_checks import find_violations
 from casino.models import ChipRedemption, MtlEntry
-from floor.submissions import already_recorded
+from floor.submissions import STILL_RUNNING, already_recorded
+from kernel import idempotency
+from kernel.forms import SUBMISSION_KEY_FIELD
+from kernel.idempotency import form_scope
 from tests.casino.api.test_races import race
 from tests.conftest import TableActors
 from tests.floor.test_submitted_once import SCENARIOS, added, tally
@@ -84,3 +89,41 @@ def test_racing_tabs_with_one_key_record_once(make_table: Tables, form: str) -> 
     assert {name: added(before, after).get(name, 0) for name in expected} == expected
     assert sorted(answers) == sorted([[done]] + [[already_recorded(done)]] * (TABS - 1))
     assert find_violations() == []
+
+
+def test_a_tab_that_waits_too_long_for_the_first_says_so_and_records_nothing(
+    make_table: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scenario = SCENARIOS["cage cash-out"](make_table)
+    body = scenario.keyed_body()
+    scope = form_scope(user_id=scenario.user.pk, purpose="cage.redemption")
+    taken, release = threading.Event(), threading.Event()
+
+    def first_tab_still_running() -> None:
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(%s)",
+                    [idempotency._lock_id(scope, body[SUBMISSION_KEY_FIELD])],
+                )
+                taken.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=first_tab_still_running)
+    worker.start()
+    try:
+        assert taken.wait(30)
+        monkeypatch.setattr(idempotency, "FORM_LOCK_WAIT_MS", 200)
+        second_tab = scenario.client.post(scenario.url, body)
+    finally:
+        release.set()
+        worker.join()
+
+    assert second_tab.status_code == 200
+    assert html.escape(STILL_RUNNING) in second_tab.content.decode()
+    assert not ChipRedemption.objects.exists()
+    # Nothing was recorded by either: the form, sent again, records once.
+    assert scenario.client.post(scenario.url, body).status_code == 302
+    assert ChipRedemption.objects.count() == 1
