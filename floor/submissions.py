@@ -53,7 +53,7 @@ def submit_once(
     if not recorded.replayed:
         messages.success(request, recorded.outcome.message)
     elif recorded.same_request:
-        messages.info(request, already_recorded(recorded.outcome.message))
+        messages.warning(request, already_recorded(recorded.outcome.message))
     else:
         # The key of a recorded page came back with other entries (e.g. edited after going back):
         # record nothing now, and show the form again with a new key for a deliberate second one.
