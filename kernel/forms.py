@@ -3,9 +3,13 @@
 Staff type dollars ("1,250.00", "$1250", "1250"); the field turns them into integer cents
 exactly, refuses negatives, fractions of a cent and amounts beyond any table's bank with a
 clear message, and shows a stored amount back in dollars.
+
+A money form of the console is a `SubmittedOnceForm`: it carries a one-time submission key, so a
+double click, a resent POST or two tabs of one page record its change once.
 """
 
 import re
+import secrets
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -61,3 +65,62 @@ class DollarsField(forms.Field):
         if len(text) > MAX_TYPED_LENGTH:
             raise forms.ValidationError("That is too long for an amount in dollars.", code="too_long")
         return cents_from_dollars(text)
+
+
+# --- a form recorded exactly once ---------------------------------------------------------------
+
+SUBMISSION_KEY_FIELD = "submission_key"
+_SUBMISSION_KEY = re.compile(r"^[A-Za-z0-9_-]{43}$")
+NO_SUBMISSION_KEY = (
+    "This form arrived without a valid submission key, so nothing was recorded: "
+    "check the entries and submit the form again."
+)
+
+
+def new_submission_key() -> str:
+    """A fresh key for one render of a form: 256 random bits, URL-safe (43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
+def is_submission_key(value: Any) -> bool:
+    return isinstance(value, str) and _SUBMISSION_KEY.match(value) is not None
+
+
+def submission_key_of(data: Any) -> str | None:
+    """The one well-formed key a POST carries, or None (none, several, or garbled)."""
+    values = (
+        data.getlist(SUBMISSION_KEY_FIELD) if hasattr(data, "getlist") else [data.get(SUBMISSION_KEY_FIELD)]
+    )
+    if len(values) != 1 or not is_submission_key(values[0]):
+        return None
+    return str(values[0])
+
+
+class SubmittedOnceForm(forms.Form):
+    """A form whose POST records its change exactly once (`kernel.idempotency.record_form_once`).
+
+    Each render of an unbound form carries a new random key in a hidden field; a bound form
+    carries the key it was posted with, so a form re-rendered with an error, a review or a
+    confirmation step keeps the key of the page the staff member started from. A POST without a
+    well-formed key is invalid, with an error that says nothing was recorded, and the form is
+    shown again with a fresh key.
+    """
+
+    submission_key = forms.CharField(required=False, widget=forms.HiddenInput, initial=new_submission_key)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        key = submission_key_of(self.data)
+        if key is None:
+            self.renew_submission_key()
+            self.add_error(None, forms.ValidationError(NO_SUBMISSION_KEY, code="submission_key"))
+        else:
+            cleaned[SUBMISSION_KEY_FIELD] = key
+        return cleaned
+
+    def renew_submission_key(self) -> None:
+        """Show the form again with a fresh key: the next POST of it is a new submission."""
+        data: Any = self.data
+        renewed = data.copy()  # a QueryDict's copy is mutable
+        renewed[SUBMISSION_KEY_FIELD] = new_submission_key()
+        self.data = renewed

@@ -7,21 +7,26 @@ advisory lock on (sender, key) makes a twin that arrives while the first is
 still running answer 409 at once instead of queueing behind it. Taking that lock
 and reading a stored answer is one statement (`idempotency_claim`, migration
 kernel 0002).
+
+The money forms of the staff console use the same store and the same lock through
+`record_form_once`, with the key their page was rendered with (below).
 """
 
+import dataclasses
 import functools
 import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.http import HttpResponse
 from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from kernel.forms import SUBMISSION_KEY_FIELD
 from kernel.models import IdempotencyRecord
 from kernel.problems import ProblemError
 from kernel.rows import Insert
@@ -128,3 +133,111 @@ def _answer(body: bytes, *, status: int, replayed: bool) -> HttpResponse:
     if replayed:
         response["Idempotent-Replayed"] = "true"
     return response
+
+
+# --- console forms -------------------------------------------------------------------------------
+# A money form of the console carries a one-time key from its render (`kernel.forms`). The key is
+# claimed in the kernel's idempotency store under the signed-in user and the form's purpose, in the
+# same durable transaction as the change, so a crash leaves neither a claimed key without its
+# record nor a record without its key. Unlike a terminal's twin (409 at once), a twin of a form
+# waits for the first to finish: a double click then lands on "already recorded", not on an error.
+
+FORM_LOCK_WAIT_MS = 15_000
+LOCK_NOT_AVAILABLE = "55P03"  # the SQLSTATE of a lock_timeout
+_IGNORED_FORM_FIELDS = frozenset({"csrfmiddlewaretoken", SUBMISSION_KEY_FIELD})
+
+
+@dataclasses.dataclass(frozen=True)
+class FormOutcome:
+    """What a recorded form said and where it pointed: stored, and shown again on a repeat."""
+
+    message: str
+    location: str
+
+
+@dataclasses.dataclass(frozen=True)
+class FormRecorded:
+    outcome: FormOutcome
+    replayed: bool  # the key was already recorded: nothing new was
+    same_request: bool = True  # a replay of the same entries (False: the key came with others)
+
+
+class FormStillRunningError(Exception):
+    """The first submission of this key is still being recorded after the wait."""
+
+
+def form_scope(*, user_id: int, purpose: str) -> str:
+    return f"form:{user_id}:{purpose}"[:64]
+
+
+def form_fingerprint(*, path: str, data: Any) -> str:
+    """The entries of a POSTed form (not its CSRF token or key), as one stable hash."""
+    items = sorted(
+        (name, value)
+        for name in data
+        if name not in _IGNORED_FORM_FIELDS
+        for value in (data.getlist(name) if hasattr(data, "getlist") else [data[name]])
+    )
+    body = json.dumps(items, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"POST {path}\n{body}".encode()).hexdigest()
+
+
+def _stored_form_outcome(scope: str, key: str) -> tuple[str, FormOutcome] | None:
+    stored = (
+        IdempotencyRecord.objects.filter(scope=scope, key=key).only("request_hash", "response_body").first()
+    )
+    if stored is None:
+        return None
+    body = json.loads(stored.response_body)
+    return stored.request_hash, FormOutcome(message=str(body["message"]), location=str(body["location"]))
+
+
+def _wait_for_form_key(lock_id: int) -> None:
+    """Take the key's transaction lock, waiting at most FORM_LOCK_WAIT_MS for a twin to finish."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('lock_timeout')")
+        (previous,) = cursor.fetchone()
+        cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{FORM_LOCK_WAIT_MS}ms"])
+        try:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [lock_id])
+        except OperationalError as waited:
+            if getattr(waited.__cause__, "sqlstate", None) != LOCK_NOT_AVAILABLE:
+                raise
+            raise FormStillRunningError from waited
+        cursor.execute("SELECT set_config('lock_timeout', %s, true)", [previous])
+
+
+def record_form_once(
+    *,
+    user_id: int,
+    purpose: str,
+    key: str,
+    path: str,
+    fingerprint: str,
+    record: Callable[[], FormOutcome],
+) -> FormRecorded:
+    """Run `record` (one service call) once for this user's key of this form, or replay its outcome.
+
+    The claim of the key, the change `record` makes and the stored outcome commit in one durable
+    transaction. A twin with the same key waits for the first: if the first committed, the twin
+    answers its outcome and records nothing; if it rolled back (a refusal raised by `record`,
+    which propagates), the twin runs on its own.
+    """
+    scope = form_scope(user_id=user_id, purpose=purpose)
+    try:
+        with transaction.atomic(durable=True):
+            _wait_for_form_key(_lock_id(scope, key))
+            stored = _stored_form_outcome(scope, key)
+            if stored is not None:
+                return FormRecorded(outcome=stored[1], replayed=True, same_request=stored[0] == fingerprint)
+            outcome = record()
+            body = json.dumps({"message": outcome.message, "location": outcome.location})
+            _insert_record().run([(scope, key, "POST", path[:255], fingerprint, 302, body, timezone.now())])
+            return FormRecorded(outcome=outcome, replayed=False)
+    except IntegrityError:
+        # The unique key is the last line of defence: had a twin got past the lock, its change
+        # rolled back with its claim; answer what the first recorded.
+        stored = _stored_form_outcome(scope, key)
+        if stored is None:
+            raise
+        return FormRecorded(outcome=stored[1], replayed=True, same_request=stored[0] == fingerprint)

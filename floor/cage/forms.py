@@ -1,9 +1,9 @@
 from django import forms
 
-from kernel.forms import DollarsField
+from kernel.forms import DollarsField, SubmittedOnceForm
 
 
-class RedemptionForm(forms.Form):
+class RedemptionForm(SubmittedOnceForm):
     amount = DollarsField(label="Amount (dollars)")
     patron = forms.IntegerField(min_value=1, max_value=2**31 - 1, required=False, label="Patron number")
     description = forms.CharField(

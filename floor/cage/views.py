@@ -1,9 +1,9 @@
 """The cage cashier's page: record a chip redemption (cash-out) and see the gaming day's."""
 
 from django.conf import settings
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
@@ -11,6 +11,7 @@ from audit.context import AuditActor
 from casino.models import ChipRedemption, StaffRole
 from floor.access import console_view, role_of
 from floor.cage.forms import RedemptionForm
+from floor.submissions import FormOutcome, submit_once
 from kernel.errors import ServiceError
 from kernel.formatting import dollars
 from kernel.gaming_day import gaming_day_and_shift
@@ -27,7 +28,8 @@ def _actor(request: HttpRequest) -> AuditActor:
 def cage_page(request: HttpRequest) -> HttpResponse:
     form = RedemptionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+
+        def redeem() -> FormOutcome:
             redemption = cage.redeem_chips(
                 amount_cents=form.cleaned_data["amount"],
                 chips=None,
@@ -37,12 +39,19 @@ def cage_page(request: HttpRequest) -> HttpResponse:
                 actor=_actor(request),
                 now=timezone.now(),
             )
+            who = f"patron {redemption.patron.number}" if redemption.patron else redemption.description
+            return FormOutcome(
+                message=f"Paid {dollars(redemption.amount_cents)} to {who}.",
+                location=f"{reverse('floor:cage')}#redemption-{redemption.pk}",
+            )
+
+        try:
+            done = submit_once(request, form, purpose="cage.redemption", record=redeem)
         except ServiceError as refused:
             form.add_error(None, refused.detail)
         else:
-            who = f"patron {redemption.patron.number}" if redemption.patron else redemption.description
-            messages.success(request, f"Paid {dollars(redemption.amount_cents)} to {who}.")
-            return redirect("floor:cage")
+            if done is not None:
+                return done
     gaming_day, _ = gaming_day_and_shift(timezone.now())
     redemptions = (
         ChipRedemption.objects.filter(gaming_day=gaming_day)

@@ -6,7 +6,7 @@ from typing import Any
 from django import forms
 
 from casino.models import Table
-from kernel.forms import DollarsField
+from kernel.forms import DollarsField, SubmittedOnceForm
 from table_money.services.soft_counts import (
     CURRENCY_DENOMINATIONS_CENTS,
     MAX_BILLS,
@@ -21,7 +21,7 @@ def bill_field_name(cents: int) -> str:
     return f"bills_{cents}"
 
 
-class SoftCountForm(forms.Form):
+class SoftCountForm(SubmittedOnceForm):
     table = forms.ModelChoiceField(queryset=Table.objects.none(), empty_label="Choose the table")
     gaming_day = forms.DateField(label="Gaming day", widget=forms.DateInput(attrs={"type": "date"}))
     shift = forms.ChoiceField(choices=[(name, name.capitalize()) for name in SHIFT_NAMES], required=False)

@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -18,6 +19,7 @@ from audit.context import AuditActor
 from casino.models import SoftCount, StaffRole, Table
 from floor.access import console_view, role_of
 from floor.count.forms import SoftCountForm
+from floor.submissions import FormOutcome, submit_button_once, submit_once
 from kernel.errors import ServiceError
 from kernel.formatting import dollars
 from kernel.gaming_day import gaming_day_and_shift
@@ -40,7 +42,8 @@ def count_page(request: HttpRequest) -> HttpResponse:
     today, shift = gaming_day_and_shift(now)
     form = SoftCountForm(request.POST or None, tables=_tables(), gaming_day=today, shift=shift)
     if request.method == "POST" and form.is_valid():
-        try:
+
+        def enter() -> FormOutcome:
             count = soft_counts.record_soft_count(
                 table_id=form.cleaned_data["table"].pk,
                 gaming_day=form.cleaned_data["gaming_day"],
@@ -51,15 +54,19 @@ def count_page(request: HttpRequest) -> HttpResponse:
                 actor=_actor(request),
                 now=now,
             )
+            return FormOutcome(
+                message=f"Count of {count.table.name}, {count.period_label}: {dollars(count.total_cents)} entered. "
+                "A second member of the count team checks and signs it.",
+                location=f"{reverse('floor:count')}#count-{count.pk}",
+            )
+
+        try:
+            done = submit_once(request, form, purpose="count.enter", record=enter)
         except ServiceError as refused:
             form.add_error(refused.field if refused.field in form.fields else None, refused.detail)
         else:
-            messages.success(
-                request,
-                f"Count of {count.table.name}, {count.period_label}: {dollars(count.total_cents)} entered. "
-                "A second member of the count team checks and signs it.",
-            )
-            return redirect("floor:count")
+            if done is not None:
+                return done
     day = form.cleaned_data.get("gaming_day", today) if form.is_bound and form.is_valid() else today
     counts = (
         SoftCount.objects.filter(gaming_day=day)
@@ -89,19 +96,22 @@ def count_page(request: HttpRequest) -> HttpResponse:
 def count_sign(request: HttpRequest, count_id: int) -> HttpResponse:
     if not SoftCount.objects.filter(pk=count_id).exists():
         raise Http404("No such soft count.")
-    try:
+
+    def sign() -> FormOutcome:
         count = soft_counts.sign_soft_count(
             count_id=count_id,
             user=request.user,  # type: ignore[arg-type]
             actor=_actor(request),
             now=timezone.now(),
         )
+        return FormOutcome(
+            message=f"Count of {count.table.name}, {count.period_label} signed: "
+            f"{dollars(count.total_cents)} is its counted drop.",
+            location=f"{reverse('floor:count')}#count-{count.pk}",
+        )
+
+    try:
+        return submit_button_once(request, purpose="count.sign", back_to=reverse("floor:count"), record=sign)
     except ServiceError as refused:
         messages.error(request, refused.detail)
-    else:
-        messages.success(
-            request,
-            f"Count of {count.table.name}, {count.period_label} signed: "
-            f"{dollars(count.total_cents)} is its counted drop.",
-        )
     return redirect("floor:count")

@@ -13,7 +13,7 @@ from django import forms
 
 from casino.models import SlipKind
 from kernel.formatting import dollars
-from kernel.forms import DollarsField
+from kernel.forms import DollarsField, SubmittedOnceForm
 from table_money.services.accounting import CHIP_DENOMINATIONS_CENTS
 
 COUNT_PREFIX = "count_"
@@ -45,7 +45,7 @@ class CountRow:
         return self.previous_count is not None and self.entered != self.previous_count
 
 
-class ChipCountForm(forms.Form):
+class ChipCountForm(SubmittedOnceForm):
     """Chips by denomination and the total they come to, which must agree."""
 
     total_label = "Total (dollars)"
@@ -148,15 +148,11 @@ class ReasonField(forms.CharField):
         super().__init__(**kwargs)
 
 
-class SlipVoidForm(forms.Form):
+class SlipVoidForm(SubmittedOnceForm):
     reason = ReasonField(label="Reason for the void")
 
 
-class SlipApproveForm(forms.Form):
-    """No fields: the slip is in the address; the form is the CSRF-checked POST."""
-
-
-class RoundVoidForm(forms.Form):
+class RoundVoidForm(SubmittedOnceForm):
     round_id = forms.IntegerField(
         label="Round number",
         min_value=1,

@@ -8,6 +8,7 @@ form error or a message; nothing has changed when it is.
 """
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,15 +48,16 @@ from floor.operations.forms import (
     CloseTableForm,
     OpenTableForm,
     RoundVoidForm,
-    SlipApproveForm,
     SlipRequestForm,
     SlipVoidForm,
     count_initial,
     counts_fingerprint,
 )
 from floor.operations.words import dollars_in_words
+from floor.submissions import FormOutcome, submit_button_once, submit_once
 from kernel.errors import ServiceError
 from kernel.formatting import dollars
+from kernel.forms import SubmittedOnceForm
 from kernel.gaming_day import gaming_day_and_shift
 from table_money.services import accounting
 
@@ -82,6 +84,17 @@ def _person(user: Any) -> str:
 
 def _table_url(table: Table) -> str:
     return reverse("floor:table", args=[table.pk])
+
+
+def _submit(
+    request: HttpRequest, form: SubmittedOnceForm, *, purpose: str, record: Callable[[], FormOutcome]
+) -> HttpResponse | None:
+    """Record the form once (`floor.submissions`); a service's refusal becomes a form error."""
+    try:
+        return submit_once(request, form, purpose=purpose, record=record)
+    except (ServiceError, RuleError) as refused:
+        form.add_error(None, _refusal(refused))
+        return None
 
 
 # --- what the pages show -----------------------------------------------------------------------
@@ -210,7 +223,8 @@ def open_table(request: HttpRequest, table_id: int) -> HttpResponse:
             if differs and form.cleaned_data["reviewed"] != counts_fingerprint(chips):
                 review = True
             else:
-                try:
+
+                def open_it() -> FormOutcome:
                     opener = accounting.open_table(
                         table_id=table.pk,
                         total_cents=total_cents,
@@ -219,15 +233,15 @@ def open_table(request: HttpRequest, table_id: int) -> HttpResponse:
                         actor=_actor(request),
                         now=timezone.now(),
                     )
-                except (ServiceError, RuleError) as refused:
-                    form.add_error(None, _refusal(refused))
-                else:
-                    messages.success(
-                        request,
-                        f"{table.name} is open for the {opener.gaming_day:%Y-%m-%d} {opener.shift} shift "
-                        f"with {dollars(opener.total_cents)}.",
+                    return FormOutcome(
+                        message=f"{table.name} is open for the {opener.gaming_day:%Y-%m-%d} {opener.shift} "
+                        f"shift with {dollars(opener.total_cents)}.",
+                        location=_table_url(table),
                     )
-                    return redirect(_table_url(table))
+
+                done = _submit(request, form, purpose="table.open", record=open_it)
+                if done is not None:
+                    return done
     else:
         initial = (
             count_initial(previous_closer.chips, total_cents=previous_closer.total_cents)
@@ -266,7 +280,8 @@ def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
     if request.method == "POST":
         form = CloseTableForm(request.POST)
         if form.is_valid():
-            try:
+
+            def close_it() -> FormOutcome:
                 closer = accounting.close_table(
                     table_id=table.pk,
                     total_cents=form.cleaned_data["total_cents"],
@@ -275,15 +290,15 @@ def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
                     actor=_actor(request),
                     now=timezone.now(),
                 )
-            except (ServiceError, RuleError) as refused:
-                form.add_error(None, _refusal(refused))
-            else:
-                messages.success(
-                    request,
-                    f"{table.name} is closed for the {closer.gaming_day:%Y-%m-%d} {closer.shift} shift "
+                return FormOutcome(
+                    message=f"{table.name} is closed for the {closer.gaming_day:%Y-%m-%d} {closer.shift} shift "
                     f"with {dollars(closer.total_cents)}.",
+                    location=_table_url(table),
                 )
-                return redirect(_table_url(table))
+
+            done = _submit(request, form, purpose="table.close", record=close_it)
+            if done is not None:
+                return done
     else:
         form = CloseTableForm()
     return render(
@@ -315,6 +330,10 @@ def _slip_name(slip: ChipSlip) -> str:
     return f"{slip.get_kind_display()} #{slip.number}"
 
 
+def _slip_url(table: Table, slip: ChipSlip) -> str:
+    return f"{_table_url(table)}#slip-{slip.kind}-{slip.number}"
+
+
 @require_http_methods(["GET", "POST"])
 @console_view()
 def request_slip(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -322,7 +341,8 @@ def request_slip(request: HttpRequest, table_id: int) -> HttpResponse:
     if request.method == "POST":
         form = SlipRequestForm(request.POST)
         if form.is_valid():
-            try:
+
+            def request_it() -> FormOutcome:
                 slip = accounting.request_slip(
                     kind=SlipKind(form.cleaned_data["kind"]),
                     table_id=table.pk,
@@ -333,15 +353,15 @@ def request_slip(request: HttpRequest, table_id: int) -> HttpResponse:
                     actor=_actor(request),
                     now=timezone.now(),
                 )
-            except (ServiceError, RuleError) as refused:
-                form.add_error(None, _refusal(refused))
-            else:
-                messages.success(
-                    request,
-                    f"{_slip_name(slip)} for {dollars(slip.amount_cents)} is requested: "
+                return FormOutcome(
+                    message=f"{_slip_name(slip)} for {dollars(slip.amount_cents)} is requested: "
                     "a second supervisor approves it.",
+                    location=_slip_url(table, slip),
                 )
-                return redirect(_table_url(table))
+
+            done = _submit(request, form, purpose="slip.request", record=request_it)
+            if done is not None:
+                return done
     else:
         kind = request.GET.get("kind")
         form = SlipRequestForm(initial={"kind": kind if kind in SlipKind.values else SlipKind.FILL})
@@ -357,21 +377,26 @@ def request_slip(request: HttpRequest, table_id: int) -> HttpResponse:
 def approve_slip(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse:
     table = actable_table(request.user, table_id)
     slip = _slip_of(table, slip_id)
-    if SlipApproveForm(request.POST).is_valid():
-        try:
-            approved = accounting.approve_slip(
-                kind=SlipKind(slip.kind),
-                slip_id=slip.pk,
-                user=request.user,  # type: ignore[arg-type]
-                actor=_actor(request),
-                now=timezone.now(),
-            )
-        except (ServiceError, RuleError) as refused:
-            messages.error(request, f"{_slip_name(slip)} was not approved. {_refusal(refused)}")
-        else:
-            messages.success(
-                request, f"{_slip_name(approved)} for {dollars(approved.amount_cents)} is approved."
-            )
+
+    def approve_it() -> FormOutcome:
+        approved = accounting.approve_slip(
+            kind=SlipKind(slip.kind),
+            slip_id=slip.pk,
+            user=request.user,  # type: ignore[arg-type]
+            actor=_actor(request),
+            now=timezone.now(),
+        )
+        return FormOutcome(
+            message=f"{_slip_name(approved)} for {dollars(approved.amount_cents)} is approved.",
+            location=_slip_url(table, approved),
+        )
+
+    try:
+        return submit_button_once(
+            request, purpose="slip.approve", back_to=_table_url(table), record=approve_it
+        )
+    except (ServiceError, RuleError) as refused:
+        messages.error(request, f"{_slip_name(slip)} was not approved. {_refusal(refused)}")
     return redirect(_table_url(table))
 
 
@@ -383,7 +408,8 @@ def void_slip(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse
     if request.method == "POST":
         form = SlipVoidForm(request.POST)
         if form.is_valid():
-            try:
+
+            def void_it() -> FormOutcome:
                 accounting.void_slip(
                     kind=SlipKind(slip.kind),
                     slip_id=slip.pk,
@@ -392,11 +418,11 @@ def void_slip(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse
                     actor=_actor(request),
                     now=timezone.now(),
                 )
-            except (ServiceError, RuleError) as refused:
-                form.add_error(None, _refusal(refused))
-            else:
-                messages.success(request, f"{_slip_name(slip)} is void.")
-                return redirect(_table_url(table))
+                return FormOutcome(message=f"{_slip_name(slip)} is void.", location=_slip_url(table, slip))
+
+            done = _submit(request, form, purpose="slip.void", record=void_it)
+            if done is not None:
+                return done
     else:
         form = SlipVoidForm()
     return render(
@@ -431,33 +457,36 @@ def print_slip(request: HttpRequest, table_id: int, slip_id: int) -> HttpRespons
 def void_round(request: HttpRequest, table_id: int) -> HttpResponse:
     """Void a round of this table with a reason, after a confirmation step that shows the round."""
     table = actable_table(request.user, table_id)
-    round_: Round | None = None
     if request.method == "POST":
         form = RoundVoidForm(request.POST)
-        if form.is_valid():
-            round_ = get_round_at_table(table=table, round_id=form.cleaned_data["round_id"])
-            if round_ is None:
-                form.add_error(
-                    "round_id", f"Round {form.cleaned_data['round_id']} is not a round of {table.name}."
+        if form.is_valid() and form.cleaned_data["confirmed"]:
+            # The checks run with the key claimed, so a repeat of a recorded void answers
+            # "already recorded" rather than "already void".
+            def void_it() -> FormOutcome:
+                round_ = _voidable_round(table, form.cleaned_data["round_id"])
+                rounds.void_round(
+                    round_id=round_.pk,
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,  # type: ignore[arg-type]
+                    actor=_actor(request),
+                    now=timezone.now(),
                 )
-            elif round_.state not in OPEN_ROUND_STATES:
-                form.add_error(
-                    "round_id", f"Round {round_.pk} is already {round_.state}: only an open round is voided."
+                return FormOutcome(
+                    message=f"Round {round_.pk} is void: every wager is returned.", location=_table_url(table)
                 )
-            elif form.cleaned_data["confirmed"]:
-                try:
-                    rounds.void_round(
-                        round_id=round_.pk,
-                        reason=form.cleaned_data["reason"],
-                        user=request.user,  # type: ignore[arg-type]
-                        actor=_actor(request),
-                        now=timezone.now(),
-                    )
-                except (ServiceError, RuleError) as refused:
-                    form.add_error(None, _refusal(refused))
-                else:
-                    messages.success(request, f"Round {round_.pk} is void: every wager is returned.")
-                    return redirect(_table_url(table))
+
+            try:
+                done = _submit(request, form, purpose="round.void", record=void_it)
+            except _NotVoidableError as refused:
+                form.add_error("round_id", str(refused))
+            else:
+                if done is not None:
+                    return done
+        elif form.is_valid():
+            try:
+                round_ = _voidable_round(table, form.cleaned_data["round_id"])
+            except _NotVoidableError as refused:
+                form.add_error("round_id", str(refused))
             else:
                 return render(
                     request,
@@ -472,6 +501,19 @@ def void_round(request: HttpRequest, table_id: int) -> HttpResponse:
     else:
         form = RoundVoidForm(initial={"round_id": request.GET.get("round", "")})
     return render(request, "floor/operations/round_void.html", {"table": table, "form": form})
+
+
+class _NotVoidableError(Exception):
+    """The round named is not an open round of this table (the message says which)."""
+
+
+def _voidable_round(table: Table, round_id: int) -> Round:
+    round_ = get_round_at_table(table=table, round_id=round_id)
+    if round_ is None:
+        raise _NotVoidableError(f"Round {round_id} is not a round of {table.name}.")
+    if round_.state not in OPEN_ROUND_STATES:
+        raise _NotVoidableError(f"Round {round_.pk} is already {round_.state}: only an open round is voided.")
+    return round_
 
 
 def _opening_stakes_cents(round_: Round) -> int:

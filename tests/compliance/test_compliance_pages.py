@@ -16,6 +16,7 @@ from casino.services.provisioning import create_staff
 from tests.casino.accounting.conftest import ok
 from tests.compliance.conftest import GAMING_DAY, cash_buy_in, new_patron, redeem
 from tests.conftest import TableActors
+from tests.floor.form_keys import post_form
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("title31_clock")]
 
@@ -143,8 +144,8 @@ def test_staff_find_and_create_patrons_on_the_console() -> None:
 
 def test_the_cashier_pays_out_on_the_cage_page(open_tables: list[TableActors]) -> None:
     client = signed_in("cage_cashier")
-    response = client.post(
-        "/floor/cage/", {"amount": "4,250.00", "patron": "", "description": "Woman, red coat"}
+    response = post_form(
+        client, "/floor/cage/", {"amount": "4,250.00", "patron": "", "description": "Woman, red coat"}
     )
     assert response.status_code == 302
     (made,) = ChipRedemption.objects.all()
@@ -160,7 +161,7 @@ def test_the_cashier_pays_out_on_the_cage_page(open_tables: list[TableActors]) -
         {"amount": "-5", "description": "x"},
         {"amount": "1", "patron": "77"},
     ):
-        page: Any = client.post("/floor/cage/", bad)
+        page: Any = post_form(client, "/floor/cage/", bad)
         assert page.status_code == 200
         assert "errorlist" in page.content.decode() or "form-errors" in page.content.decode()
     assert ChipRedemption.objects.count() == 1

@@ -30,6 +30,7 @@ from floor.operations.words import dollars_in_words
 from kernel.forms import cents_from_dollars
 from table_money.services import accounting
 from tests.conftest import TableActors, post
+from tests.floor.form_keys import form_key, key_in, keyed, post_form
 
 pytestmark = pytest.mark.django_db
 
@@ -247,7 +248,7 @@ def test_a_bad_opener_re_renders_with_a_clear_error_and_opens_nothing(
 ) -> None:
     actors = make_table("BJ-OPS-4")
     supervisor = signed_in(staff_user("floor_supervisor", pits=(actors.table.pit,)))
-    response = supervisor.post(f"/floor/tables/{actors.table.pk}/open/", body)
+    response = post_form(supervisor, f"/floor/tables/{actors.table.pk}/open/", body)
     assert response.status_code == 200
     assert error in response.content.decode()
     assert not TableInventory.objects.filter(table=actors.table).exists()
@@ -269,24 +270,35 @@ def test_an_opener_that_differs_from_the_previous_closer_waits_for_confirmation(
     }
 
     counted = {**CLOSER_CHIPS, "2500": 38}  # two $25 chips short: $3,450
-    review = client.post(url, count_form(counted, total="3,450.00"))
+    key = form_key(client, url)
+    review = client.post(url, count_form(counted, total="3,450.00", submission_key=key))
     assert review.status_code == 200
     assert review.context["review"] is True
     assert [row.denomination_cents for row in review.context["rows"] if row.differs] == [2500]
     assert review.context["difference_cents"] == -5_000
     assert "-$50.00" in review.content.decode()
+    assert key_in(review) == key  # the review keeps the key of the page: one opener, however sent
     assert not TableInventory.objects.filter(
         table=actors.table, kind=InventoryKind.OPENER, gaming_day=DAY_SHIFT.date()
     ).exists()
 
     # A confirmation of other counts than the ones reviewed is reviewed again.
     changed = client.post(
-        url, count_form({**counted, "500": 99}, total="3,445", reviewed=review.context["review_fingerprint"])
+        url,
+        count_form(
+            {**counted, "500": 99},
+            total="3,445",
+            reviewed=review.context["review_fingerprint"],
+            submission_key=key,
+        ),
     )
     assert changed.context["review"] is True
 
     confirmed = client.post(
-        url, count_form(counted, total="3,450.00", reviewed=review.context["review_fingerprint"])
+        url,
+        count_form(
+            counted, total="3,450.00", reviewed=review.context["review_fingerprint"], submission_key=key
+        ),
     )
     assert confirmed.status_code == 302
     opener = TableInventory.objects.get(table=actors.table, gaming_day=DAY_SHIFT.date(), shift="day")
@@ -304,10 +316,10 @@ def test_an_opener_equal_to_the_previous_closer_opens_at_once_and_a_second_is_re
     client = signed_in(supervisor)
     url = f"/floor/tables/{actors.table.pk}/open/"
 
-    opened = client.post(url, count_form(CLOSER_CHIPS, total="3500"), follow=True)
+    opened = post_form(client, url, count_form(CLOSER_CHIPS, total="3500"), follow=True)
     assert "BJ-OPS-6 is open for the 2026-11-20 day shift with $3,500.00." in page_messages(opened)
 
-    again = client.post(url, count_form(CLOSER_CHIPS, total="3500"))
+    again = post_form(client, url, count_form(CLOSER_CHIPS, total="3500"))
     assert again.status_code == 200
     assert "BJ-OPS-6 is already open" in again.content.decode()
     assert TableInventory.objects.filter(table=actors.table, kind=InventoryKind.OPENER).count() == 2
@@ -321,12 +333,12 @@ def test_closing_needs_a_dealer_signed_in_and_records_the_closer(make_table: Tab
     url = f"/floor/tables/{actors.table.pk}/close/"
     post(actors.terminal, "/api/v1/terminal/sign-out/")
 
-    refused = client.post(url, count_form({"10000": 35}, total="3,500"))
+    refused = post_form(client, url, count_form({"10000": 35}, total="3,500"))
     assert "A dealer must be signed in at BJ-OPS-7" in refused.content.decode()
     assert not TableInventory.objects.filter(kind=InventoryKind.CLOSER).exists()
 
     actors.sign_in()
-    closed = client.post(url, count_form({"10000": 35}, total="3,500"), follow=True)
+    closed = post_form(client, url, count_form({"10000": 35}, total="3,500"), follow=True)
     assert "BJ-OPS-7 is closed for the 2026-11-20 day shift with $3,500.00." in page_messages(closed)
     assert TableInventory.objects.get(kind=InventoryKind.CLOSER).chips == {"10000": 35}
 
@@ -343,8 +355,11 @@ def test_a_slip_is_approved_once_by_a_second_person_only(make_table: Tables) -> 
     page = signed_in(requester).get(f"{base}/")
     assert f'href="/floor/rule-changes/new/?table={actors.table.pk}"'.encode() in page.content
 
-    requested = signed_in(requester).post(
-        f"{base}/slips/new/", count_form({"10000": 10, "2500": 8}, total="1,200.00", kind="fill"), follow=True
+    requested = post_form(
+        signed_in(requester),
+        f"{base}/slips/new/",
+        count_form({"10000": 10, "2500": 8}, total="1,200.00", kind="fill"),
+        follow=True,
     )
     assert "Fill #1 for $1,200.00 is requested: a second supervisor approves it." in page_messages(requested)
     slip = ChipSlip.objects.get()
@@ -354,7 +369,8 @@ def test_a_slip_is_approved_once_by_a_second_person_only(make_table: Tables) -> 
         requester.pk,
     )
 
-    own = signed_in(requester).post(f"{base}/slips/{slip.pk}/approve/", follow=True)
+    approve = f"{base}/slips/{slip.pk}/approve/"
+    own = post_form(signed_in(requester), approve, {}, page=f"{base}/", follow=True)
     assert (
         "Fill #1 was not approved. Fill #1 was requested by you: another supervisor approves it."
         in page_messages(own)
@@ -362,9 +378,11 @@ def test_a_slip_is_approved_once_by_a_second_person_only(make_table: Tables) -> 
     slip.refresh_from_db()
     assert slip.status == SlipStatus.PENDING
 
-    approved = signed_in(approver).post(f"{base}/slips/{slip.pk}/approve/", follow=True)
+    # A second tab of the table page, rendered before the approval: its own key, a second approval.
+    other_tab = keyed(signed_in(approver), f"{base}/", {}, action=approve)
+    approved = post_form(signed_in(approver), approve, {}, page=f"{base}/", follow=True)
     assert "Fill #1 for $1,200.00 is approved." in page_messages(approved)
-    twice = signed_in(approver).post(f"{base}/slips/{slip.pk}/approve/", follow=True)
+    twice = signed_in(approver).post(approve, other_tab, follow=True)
     assert "only a pending slip is approved" in " ".join(page_messages(twice))
     slip.refresh_from_db()
     assert (slip.status, slip.approved_by_id) == (SlipStatus.APPROVED, approver.pk)
@@ -379,15 +397,15 @@ def test_a_slip_request_needs_chips_that_add_up(make_table: Tables) -> None:
 
     assert (
         "Count at least one chip."
-        in client.post(url, count_form({}, total="0", kind="credit")).content.decode()
+        in post_form(client, url, count_form({}, total="0", kind="credit")).content.decode()
     )
     assert (
         "not the $1.00 entered"
-        in client.post(url, count_form({"500": 1}, total="1", kind="fill")).content.decode()
+        in post_form(client, url, count_form({"500": 1}, total="1", kind="fill")).content.decode()
     )
     assert (
         "Select a valid choice"
-        in client.post(url, count_form({"500": 1}, total="5", kind="marker")).content.decode()
+        in post_form(client, url, count_form({"500": 1}, total="5", kind="marker")).content.decode()
     )
     assert not ChipSlip.objects.exists()
 
@@ -400,17 +418,17 @@ def test_a_void_needs_a_reason_and_a_second_person(make_table: Tables) -> None:
     slip = requested_fill(actors, by=requester, chips={"50000": 2})
     url = f"/floor/tables/{actors.table.pk}/slips/{slip.pk}/void/"
 
-    own = signed_in(requester).post(url, {"reason": "not needed"})
+    own = post_form(signed_in(requester), url, {"reason": "not needed"})
     assert "Fill #1 was requested by you: another supervisor voids it." in own.content.decode()
-    blank = signed_in(second).post(url, {"reason": "   "})
+    blank = post_form(signed_in(second), url, {"reason": "   "})
     assert "Give the reason: it goes on the record." in blank.content.decode()
     assert not SlipVoid.objects.exists()
 
-    voided = signed_in(second).post(url, {"reason": "runner brought the wrong rack"}, follow=True)
+    voided = post_form(signed_in(second), url, {"reason": "runner brought the wrong rack"}, follow=True)
     assert "Fill #1 is void." in page_messages(voided)
     void = SlipVoid.objects.get(slip=slip)
     assert (void.reason, void.voided_by_id) == ("runner brought the wrong rack", second.pk)
-    again = signed_in(second).post(url, {"reason": "again"})
+    again = post_form(signed_in(second), url, {"reason": "again"})
     assert "Fill #1 is already void." in again.content.decode()
 
 
@@ -453,21 +471,30 @@ def test_a_round_void_is_confirmed_needs_a_reason_and_only_voids_an_open_round_o
     client = signed_in(supervisor)
     url = f"/floor/tables/{actors.table.pk}/rounds/void/"
 
-    no_reason = client.post(url, {"round_id": str(round_id), "reason": ""})
+    no_reason = post_form(client, url, {"round_id": str(round_id), "reason": ""})
     assert "Give the reason: it goes on the record." in no_reason.content.decode()
-    wrong_table = client.post(url, {"round_id": str(other_round), "reason": "misdeal", "confirmed": "True"})
+    wrong_table = post_form(
+        client, url, {"round_id": str(other_round), "reason": "misdeal", "confirmed": "True"}
+    )
     assert f"Round {other_round} is not a round of BJ-OPS-12." in wrong_table.content.decode()
-    confirm = client.post(url, {"round_id": str(round_id), "reason": "misdeal"})
+    confirm = post_form(client, url, {"round_id": str(round_id), "reason": "misdeal"})
     assert f"Void round {round_id} at BJ-OPS-12?" in confirm.content.decode()
     assert "$50.00" in confirm.content.decode()
     assert Round.objects.get(pk=round_id).state == "dealing"
 
     voided = client.post(
-        url, {"round_id": str(round_id), "reason": "misdeal", "confirmed": "True"}, follow=True
+        url,
+        {
+            "round_id": str(round_id),
+            "reason": "misdeal",
+            "confirmed": "True",
+            "submission_key": key_in(confirm),
+        },
+        follow=True,
     )
     assert f"Round {round_id} is void: every wager is returned." in page_messages(voided)
     round_ = Round.objects.get(pk=round_id)
     assert (round_.state, round_.void_reason, round_.voided_by_id) == ("void", "misdeal", supervisor.pk)
-    again = client.post(url, {"round_id": str(round_id), "reason": "misdeal", "confirmed": "True"})
+    again = post_form(client, url, {"round_id": str(round_id), "reason": "misdeal", "confirmed": "True"})
     assert f"Round {round_id} is already void: only an open round is voided." in again.content.decode()
     assert Round.objects.get(pk=other_round).state == "dealing"
