@@ -1,9 +1,13 @@
-"""Strict input fields: money is an integer number of cents, never a float or a string."""
+"""Strict input fields: money is an integer number of cents, never a float or a string; a gaming
+day is an ISO date inside the window `kernel.gaming_day` keeps."""
 
+import datetime as dt
 from typing import Any
 
 from django.core.validators import ProhibitNullCharactersValidator
 from rest_framework import serializers
+
+from kernel.gaming_day import DayOutOfBoundsError, check_gaming_day
 
 
 class CentsField(serializers.IntegerField):
@@ -44,3 +48,18 @@ class CodeField(serializers.CharField):
             for validator in self.validators
             if not isinstance(validator, ProhibitNullCharactersValidator)
         ]
+
+
+class GamingDayField(serializers.DateField):
+    """A gaming day written YYYY-MM-DD, from 2000-01-01 to a week ahead (`kernel.gaming_day`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("input_formats", ["iso-8601"])
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, value: Any) -> dt.date:
+        day = super().to_internal_value(value)
+        try:
+            return check_gaming_day(day)
+        except DayOutOfBoundsError as refused:
+            raise serializers.ValidationError(refused.message, code=refused.code) from None

@@ -1,10 +1,11 @@
-"""The one way staff type money, in the admin site and the floor console alike.
+"""The one way staff type money and gaming days, in the admin site and the floor console alike.
 
 Staff type dollars ("1,250.00", "$1250", "1250"); the field turns them into integer cents
 exactly, refuses negatives, fractions of a cent and amounts beyond any table's bank with a
 clear message, and shows a stored amount back in dollars.
 """
 
+import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 from django import forms
 
 from kernel.formatting import dollars
+from kernel.gaming_day import DayOutOfBoundsError, check_gaming_day
 
 MAX_AMOUNT_CENTS = 10**12  # ten billion dollars: far above any table's bank
 MAX_TYPED_LENGTH = 30
@@ -61,3 +63,20 @@ class DollarsField(forms.Field):
         if len(text) > MAX_TYPED_LENGTH:
             raise forms.ValidationError("That is too long for an amount in dollars.", code="too_long")
         return cents_from_dollars(text)
+
+
+class GamingDayField(forms.DateField):
+    """A gaming day typed by staff (YYYY-MM-DD, as a date picker sends it), from 2000-01-01 to a week
+    ahead (`kernel.gaming_day`); anything else gets a sentence that says what to enter."""
+
+    widget = forms.DateInput(attrs={"type": "date"})
+    input_formats = ["%Y-%m-%d"]
+    default_error_messages = {"invalid": "Enter the gaming day as a date, such as 2026-11-20."}
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if isinstance(value, dt.date):
+            try:
+                check_gaming_day(value)
+            except DayOutOfBoundsError as refused:
+                raise forms.ValidationError(refused.message, code=refused.code) from None

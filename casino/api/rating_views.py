@@ -26,6 +26,7 @@ from casino.api.authentication import SUPERVISOR_ROLES, Principal
 from casino.models import StaffRole
 from casino.reports.ratings import RatingSession, RatingTotals, get_day_ratings, get_patron_ratings
 from kernel.errors import NotFoundError
+from kernel.fields import GamingDayField
 
 RATING_ROLES = (StaffRole.COMPLIANCE, *SUPERVISOR_ROLES)
 
@@ -187,7 +188,7 @@ class PatronRatingsApi(APIView):
 
 
 class DayRatingsQuery(serializers.Serializer):
-    gaming_day = serializers.DateField(input_formats=["iso-8601"])
+    gaming_day = GamingDayField()
 
 
 class DayRatingsApi(APIView):

@@ -29,6 +29,7 @@ from casino.reports.export import (
     shift_report_pdf,
 )
 from casino.reports.read import SHIFT_ORDER, shift_report_payload
+from kernel.fields import GamingDayField
 
 STAFF_ROLES = tuple(StaffRole.values)
 
@@ -232,7 +233,7 @@ class ShiftReportsOutput(serializers.Serializer):
 
 
 class ShiftReportQuery(serializers.Serializer):
-    gaming_day = serializers.DateField(input_formats=["iso-8601"])
+    gaming_day = GamingDayField()
     shift = serializers.ChoiceField(choices=list(SHIFT_ORDER), required=False)
 
 

@@ -7,7 +7,7 @@ from django import forms
 
 from casino.models import Table
 from casino.services.soft_counts import CURRENCY_DENOMINATIONS_CENTS, MAX_BILLS, SHIFT_NAMES, counts_per_shift
-from kernel.forms import DollarsField
+from kernel.forms import DollarsField, GamingDayField
 
 BILLS_CENTS = sorted(CURRENCY_DENOMINATIONS_CENTS, reverse=True)
 
@@ -18,7 +18,7 @@ def bill_field_name(cents: int) -> str:
 
 class SoftCountForm(forms.Form):
     table = forms.ModelChoiceField(queryset=Table.objects.none(), empty_label="Choose the table")
-    gaming_day = forms.DateField(label="Gaming day", widget=forms.DateInput(attrs={"type": "date"}))
+    gaming_day = GamingDayField(label="Gaming day")
     shift = forms.ChoiceField(choices=[(name, name.capitalize()) for name in SHIFT_NAMES], required=False)
     markers = DollarsField(label="Markers (dollars)", required=False)
 
