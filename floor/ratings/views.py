@@ -11,6 +11,7 @@ from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_safe
 
 from casino.reports.ratings import get_day_ratings
 from floor.access import console_view
@@ -24,6 +25,7 @@ class GamingDayForm(forms.Form):
     gaming_day = GamingDayField(label="Gaming day")
 
 
+@require_safe
 @console_view()
 def today(request: HttpRequest) -> HttpResponse:
     """The current gaming day's ratings, or the day the date picker asks for."""
@@ -51,6 +53,7 @@ def _bad_day(request: HttpRequest, text: str, why: str = "") -> HttpResponse:
     )
 
 
+@require_safe
 @console_view()
 def day(request: HttpRequest, gaming_day: str) -> HttpResponse:
     """Every rating session of the gaming day at the tables this user sees, by patron."""
