@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template import TemplateDoesNotExist, loader
 from django.views import csrf, defaults
 from rest_framework import exceptions
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from kernel.errors import ServiceError
@@ -98,8 +99,20 @@ def problem(
         "code": code,
         "errors": [{key: printable(text) for key, text in error.items()} for error in errors or []],
     }
-    response = Response(body, status=status_code, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
-    return response
+    return ProblemResponse(body, status=status_code, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
+
+
+class ProblemResponse(Response):
+    """A problem, rendered as problem+json whatever the request asked for: DRF would render an error
+    with the renderer it negotiated (YAML for `?format=yaml` on the schema, an HTML page on the docs,
+    plain text on a 406), so `?format=`, a format suffix or an `Accept` header never changes how an
+    error reads."""
+
+    @property
+    def rendered_content(self) -> Any:
+        self.accepted_renderer = JSONRenderer()
+        self.accepted_media_type = PROBLEM_CONTENT_TYPE
+        return super().rendered_content
 
 
 def printable(text: str) -> str:
