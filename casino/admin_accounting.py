@@ -35,6 +35,7 @@ from casino.reports.read import SHIFT_ORDER, shift_report_payload
 from casino.services import accounting
 from kernel.errors import ServiceError
 from kernel.formatting import dollars
+from kernel.gaming_day import DayOutOfBoundsError, parse_gaming_day
 
 APPROVER_ROLES = (StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS, StaffRole.ADMIN)
 
@@ -151,9 +152,9 @@ class ShiftReportAdmin(_ReadOnlyAdmin):
         if _role_of(request) is None:
             return HttpResponseForbidden("Staff only.")
         try:
-            day = dt.date.fromisoformat(gaming_day)
-        except ValueError:
-            return HttpResponse("Not a gaming day (YYYY-MM-DD).", status=400, content_type="text/plain")
+            day = parse_gaming_day(gaming_day)
+        except DayOutOfBoundsError as refused:
+            return HttpResponse(refused.message, status=400, content_type="text/plain; charset=utf-8")
         if shift not in SHIFT_ORDER:
             return HttpResponse("Not a shift.", status=400, content_type="text/plain")
         return pdf_response(gaming_day=day, shifts=[shift], reader=request.user.get_username())
