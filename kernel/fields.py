@@ -8,6 +8,7 @@ from django.core.validators import ProhibitNullCharactersValidator
 from rest_framework import serializers
 
 from kernel.gaming_day import DayOutOfBoundsError, check_gaming_day
+from kernel.problems import ProblemError
 
 
 class CentsField(serializers.IntegerField):
@@ -51,7 +52,8 @@ class CodeField(serializers.CharField):
 
 
 class GamingDayField(serializers.DateField):
-    """A gaming day written YYYY-MM-DD, from 2000-01-01 to a week ahead (`kernel.gaming_day`)."""
+    """A gaming day written YYYY-MM-DD, from 2000-01-01 to a week ahead (`kernel.gaming_day`): a date
+    outside is `400 gaming_day_out_of_range`; anything not a date stays a `validation_error`."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("input_formats", ["iso-8601"])
@@ -62,4 +64,16 @@ class GamingDayField(serializers.DateField):
         try:
             return check_gaming_day(day)
         except DayOutOfBoundsError as refused:
-            raise serializers.ValidationError(refused.message, code=refused.code) from None
+            # A date the schema allows, outside the days kept: its own code, not a shape error.
+            raise ProblemError(
+                status_code=400,
+                code=refused.code,
+                detail=refused.message,
+                errors=[
+                    {
+                        "field": self.field_name or "gaming_day",
+                        "code": refused.code,
+                        "message": refused.message,
+                    }
+                ],
+            ) from None

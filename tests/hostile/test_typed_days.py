@@ -229,7 +229,7 @@ def test_an_api_filter_on_a_day_outside_the_window_is_a_400_problem(
     assert answer.status_code == 400
     assert answer["Content-Type"] == PROBLEM
     body = answer.json()
-    assert body["code"] == "validation_error"
+    assert body["code"] == "gaming_day_out_of_range"
     assert body["errors"] == [
         {
             "field": "gaming_day",
