@@ -26,6 +26,7 @@ from audit.exports import CONTENT_TYPES, FORMATS, export_gaming_day, filename_fo
 from audit.models import AuditAnchor, AuditCheckpoint, AuditEvent
 from audit.services import record_event
 from kernel.formatting import local_time
+from kernel.forms import GamingDayField
 
 ALARM_STYLE = "color:#fff;background:#b42318;font-weight:bold;padding:1px 6px;border-radius:3px"
 
@@ -96,9 +97,7 @@ class ReadOnlyAuditAdmin(admin.ModelAdmin):
 
 
 class GamingDayExportForm(forms.Form):
-    gaming_day = forms.DateField(
-        widget=forms.DateInput(attrs={"type": "date"}), help_text="Starts 06:00 casino time."
-    )
+    gaming_day = GamingDayField(help_text="Starts 06:00 casino time.")
     format = forms.ChoiceField(choices=[(fmt, fmt.upper()) for fmt in FORMATS])
 
 

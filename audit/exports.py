@@ -20,6 +20,7 @@ from typing import Any
 from audit.chain import format_timestamp
 from audit.models import AuditEvent
 from audit.selectors import events_for_gaming_day
+from kernel.documents import spreadsheet_text
 
 FORMATS = ("csv", "jsonl")
 CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "jsonl": "application/x-ndjson; charset=utf-8"}
@@ -55,7 +56,6 @@ FIELDS = (
     "chain",
     "hash_format",
 )
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def record(event: AuditEvent, *, gaming_day: dt.date) -> dict[str, Any]:
@@ -71,8 +71,8 @@ def _csv_cell(value: Any) -> Any:
         return ""
     if isinstance(value, dict | list):
         return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
+    if isinstance(value, str):
+        return spreadsheet_text(value)
     return value
 
 

@@ -4,7 +4,14 @@ from django.urls import include, path
 app_name = "floor"
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(template_name="floor/login.html"), name="login"),
+    path(
+        "login/",
+        # Its form view would take a PUT as a POST: every console page answers 405 to PUT, PATCH, DELETE.
+        auth_views.LoginView.as_view(
+            template_name="floor/login.html", http_method_names=["get", "head", "post", "options"]
+        ),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("floor.live.urls")),
     path("tables/", include("floor.operations.urls")),

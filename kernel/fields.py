@@ -1,9 +1,14 @@
-"""Strict input fields: money is an integer number of cents, never a float or a string."""
+"""Strict input fields: money is an integer number of cents, never a float or a string; a gaming
+day is an ISO date inside the window `kernel.gaming_day` keeps."""
 
+import datetime as dt
 from typing import Any
 
 from django.core.validators import ProhibitNullCharactersValidator
 from rest_framework import serializers
+
+from kernel.gaming_day import DayOutOfBoundsError, check_gaming_day
+from kernel.problems import ProblemError
 
 
 class CentsField(serializers.IntegerField):
@@ -44,3 +49,31 @@ class CodeField(serializers.CharField):
             for validator in self.validators
             if not isinstance(validator, ProhibitNullCharactersValidator)
         ]
+
+
+class GamingDayField(serializers.DateField):
+    """A gaming day written YYYY-MM-DD, from 2000-01-01 to a week ahead (`kernel.gaming_day`): a date
+    outside is `400 gaming_day_out_of_range`; anything not a date stays a `validation_error`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("input_formats", ["iso-8601"])
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, value: Any) -> dt.date:
+        day = super().to_internal_value(value)
+        try:
+            return check_gaming_day(day)
+        except DayOutOfBoundsError as refused:
+            # A date the schema allows, outside the days kept: its own code, not a shape error.
+            raise ProblemError(
+                status_code=400,
+                code=refused.code,
+                detail=refused.message,
+                errors=[
+                    {
+                        "field": self.field_name or "gaming_day",
+                        "code": refused.code,
+                        "message": refused.message,
+                    }
+                ],
+            ) from None

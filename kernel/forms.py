@@ -1,4 +1,4 @@
-"""The one way staff type money, in the admin site and the floor console alike.
+"""The one way staff type money and gaming days, in the admin site and the floor console alike.
 
 Staff type dollars ("1,250.00", "$1250", "1250"); the field turns them into integer cents
 exactly, refuses negatives, fractions of a cent and amounts beyond any table's bank with a
@@ -8,6 +8,7 @@ A money form of the console is a `SubmittedOnceForm`: it carries a one-time subm
 double click, a resent POST or two tabs of one page record its change once.
 """
 
+import datetime as dt
 import re
 import secrets
 from decimal import Decimal, InvalidOperation
@@ -16,6 +17,7 @@ from typing import Any
 from django import forms
 
 from kernel.formatting import dollars
+from kernel.gaming_day import DayOutOfBoundsError, check_gaming_day
 
 MAX_AMOUNT_CENTS = 10**12  # ten billion dollars: far above any table's bank
 MAX_TYPED_LENGTH = 30
@@ -124,3 +126,20 @@ class SubmittedOnceForm(forms.Form):
         renewed = data.copy()  # a QueryDict's copy is mutable
         renewed[SUBMISSION_KEY_FIELD] = new_submission_key()
         self.data = renewed
+
+
+class GamingDayField(forms.DateField):
+    """A gaming day typed by staff (YYYY-MM-DD, as a date picker sends it), from 2000-01-01 to a week
+    ahead (`kernel.gaming_day`); anything else gets a sentence that says what to enter."""
+
+    widget = forms.DateInput(attrs={"type": "date"})
+    input_formats = ["%Y-%m-%d"]
+    default_error_messages = {"invalid": "Enter the gaming day as a date, such as 2026-11-20."}
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if isinstance(value, dt.date):
+            try:
+                check_gaming_day(value)
+            except DayOutOfBoundsError as refused:
+                raise forms.ValidationError(refused.message, code=refused.code) from None

@@ -13,8 +13,10 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.template import TemplateDoesNotExist, loader
 from django.views import csrf, defaults
 from rest_framework import exceptions
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from kernel.errors import ServiceError
@@ -97,8 +99,20 @@ def problem(
         "code": code,
         "errors": [{key: printable(text) for key, text in error.items()} for error in errors or []],
     }
-    response = Response(body, status=status_code, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
-    return response
+    return ProblemResponse(body, status=status_code, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
+
+
+class ProblemResponse(Response):
+    """A problem, rendered as problem+json whatever the request asked for: DRF would render an error
+    with the renderer it negotiated (YAML for `?format=yaml` on the schema, an HTML page on the docs,
+    plain text on a 406), so `?format=`, a format suffix or an `Accept` header never changes how an
+    error reads."""
+
+    @property
+    def rendered_content(self) -> Any:
+        self.accepted_renderer = JSONRenderer()
+        self.accepted_media_type = PROBLEM_CONTENT_TYPE
+        return super().rendered_content
 
 
 def printable(text: str) -> str:
@@ -247,7 +261,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
             code="internal_error",
             detail="The server could not complete the request.",
         )
-    return defaults.server_error(request)
+    return _page("500.html", status_code=500)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -260,7 +274,26 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
         return _plain_problem(
             request, status_code=400, code="malformed_request", detail="The request is malformed."
         )
-    return defaults.bad_request(request, exception or Exception())
+    return _page("400.html", status_code=400)
+
+
+def refuse_request(request: HttpRequest, *, code: str, detail: str) -> HttpResponse:
+    """A 400 answered before any view runs (a middleware's refusal): problem+json with `code` on
+    API paths, the plain 400 page elsewhere."""
+    if _is_api(request):
+        return _plain_problem(request, status_code=400, code=code, detail=printable(detail))
+    return _page("400.html", status_code=400)
+
+
+def _page(template_name: str, *, status_code: int) -> HttpResponse:
+    """A 400 or 500 page as Django's own views render it (no context), without their CSRF
+    decorator: it reads the form body again, and a body that could not be read the first time
+    then turned every 400 into a 500."""
+    try:
+        body = loader.get_template(template_name).render()
+    except TemplateDoesNotExist:
+        body = f"<h1>{_title_for(status_code)} ({status_code})</h1>"
+    return HttpResponse(body, status=status_code)
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString
 from casino.admin_display import ReadOnlyAdmin, alarm_label, is_admin
 from casino.models import ShiftReport
 from kernel.formatting import dollars
+from kernel.gaming_day import DayOutOfBoundsError, parse_gaming_day
 from reports.export import report_document, shift_report_pdf
 from reports.figures import expected_hold_bp, hold_percent_text
 from reports.read import SHIFT_ORDER, shift_report_payload
@@ -97,9 +98,9 @@ class ShiftReportAdmin(ReadOnlyAdmin):
         if not is_admin(request):
             return HttpResponseForbidden("Admins only.")
         try:
-            day = dt.date.fromisoformat(gaming_day)
-        except ValueError:
-            return HttpResponse("Not a gaming day (YYYY-MM-DD).", status=400, content_type="text/plain")
+            day = parse_gaming_day(gaming_day)
+        except DayOutOfBoundsError as refused:
+            return HttpResponse(refused.message, status=400, content_type="text/plain; charset=utf-8")
         if shift not in SHIFT_ORDER:
             return HttpResponse("Not a shift.", status=400, content_type="text/plain")
         return pdf_response(gaming_day=day, shifts=[shift], reader=request.user.get_username())

@@ -28,6 +28,7 @@ from typing import Any
 from django.conf import settings
 
 from casino.models import ChipSlip, TableInventory
+from kernel.documents import paragraph_text, spreadsheet_text
 from kernel.formatting import dollars
 from kernel.gaming_day import casino_zone, shift_bounds
 from reports.figures import hold_percent_text
@@ -91,19 +92,11 @@ def csv_columns() -> tuple[str, ...]:
     )
 
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _text(value: str) -> str:
-    """A name as a spreadsheet shows it, never as a formula (CSV injection)."""
-    return f"'{value}" if value.startswith(_FORMULA_START) else value
-
-
 def _machine_row(row: dict[str, Any], columns: tuple[str, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {name: row.get(name) for name in columns}
-    out["casino"] = _text(row["casino"]["name"])
-    out["pit"] = _text(row["pit"]["name"]) if "pit" in row else ""
-    out["table"] = _text(row["table"]["name"]) if "table" in row else ""
+    out["casino"] = spreadsheet_text(row["casino"]["name"])
+    out["pit"] = spreadsheet_text(row["pit"]["name"]) if "pit" in row else ""
+    out["table"] = spreadsheet_text(row["table"]["name"]) if "table" in row else ""
     if row["level"] == "table":
         out["tables"] = 1
         out["tables_incomplete"] = 0 if _is_complete(row) else 1
@@ -388,9 +381,9 @@ def _figures_row(row: dict[str, Any]) -> list[str]:
     values: dict[str, Any] = {
         "level": row["level"],
         "shift": row["shift"],
-        "casino": _text(row["casino"]["name"]),
-        "pit": _text(row["pit"]["name"]) if "pit" in row else "",
-        "table": _text(row["table"]["name"]) if "table" in row else "",
+        "casino": spreadsheet_text(row["casino"]["name"]),
+        "pit": spreadsheet_text(row["pit"]["name"]) if "pit" in row else "",
+        "table": spreadsheet_text(row["table"]["name"]) if "table" in row else "",
         "tables": 1 if row["level"] == "table" else row["tables"],
         "tables_incomplete": (0 if _is_complete(row) else 1)
         if row["level"] == "table"
@@ -454,13 +447,13 @@ def shift_report_csv(document: dict[str, Any]) -> str:
     writer.writerows(
         [
             ["report", header["title"]],
-            ["licensee", _text(header["licensee"])],
-            ["property", _text(header["property"])],
+            ["licensee", spreadsheet_text(header["licensee"])],
+            ["property", spreadsheet_text(header["property"])],
             ["gaming_day", report["gaming_day"]],
             ["shifts", " ".join(report["shifts"])],
             ["time_zone", header["time_zone"]],
             ["generated_at", header["generated_at"]],
-            ["generated_by", _text(header["generated_by"])],
+            ["generated_by", spreadsheet_text(header["generated_by"])],
             ["report_version", header["version"]],
             ["figures_sha256", header["figures_sha256"]],
             ["status", _status_line(document)],
@@ -483,7 +476,7 @@ def shift_report_csv(document: dict[str, Any]) -> str:
         ],
         [
             [
-                _text(inventory["table"]["name"]),
+                spreadsheet_text(inventory["table"]["name"]),
                 inventory["shift"],
                 inventory["kind"],
                 decimal_dollars(chip["denomination_cents"]),
@@ -510,11 +503,11 @@ def shift_report_csv(document: dict[str, Any]) -> str:
             [
                 slip["kind"],
                 slip["number"],
-                _text(slip["table"]["name"]),
+                spreadsheet_text(slip["table"]["name"]),
                 slip["shift"],
                 decimal_dollars(slip["amount_cents"]),
                 _slip_status(slip),
-                _text(slip["void_reason"] or ""),
+                spreadsheet_text(slip["void_reason"] or ""),
             ]
             for slip in document["slips"]
         ],
@@ -533,8 +526,8 @@ def shift_report_csv(document: dict[str, Any]) -> str:
             [*by_table_columns, *period_columns],
             [
                 [
-                    _text(t["table"]["name"]),
-                    _text(t["pit"]),
+                    spreadsheet_text(t["table"]["name"]),
+                    spreadsheet_text(t["pit"]),
                     t["game"],
                     *_period_cells(t["month_to_date"]),
                     *_period_cells(t["year_to_date"]),
@@ -558,7 +551,12 @@ def shift_report_csv(document: dict[str, Any]) -> str:
             f"{hold_percent_text(low)}-{hold_percent_text(high)} %: to investigate",
             [("table", ""), ("pit", ""), ("game", ""), *_PERIOD],
             [
-                [_text(f["table"]["name"]), _text(f["pit"]), f["game"], *_period_cells(f)]
+                [
+                    spreadsheet_text(f["table"]["name"]),
+                    spreadsheet_text(f["pit"]),
+                    f["game"],
+                    *_period_cells(f),
+                ]
                 for f in period["hold_investigations"]
             ],
         )
@@ -733,9 +731,11 @@ def _table_details(document: dict[str, Any], table: dict[str, Any], styles: Any)
             totals[inventory["kind"]] = inventory["total_cents"]
     parts: list[Any] = [
         Paragraph(
-            f"{table['table']['name']} ({table['pit']['name']}), {table['shift']} shift: "
-            f"win {dollars(table['win_cents'])}, hold {_percent(table['hold_percent'])}"
-            + ("" if _is_complete(table) else f" - incomplete ({_incomplete_reason(table)})"),
+            paragraph_text(
+                f"{table['table']['name']} ({table['pit']['name']}), {table['shift']} shift: "
+                f"win {dollars(table['win_cents'])}, hold {_percent(table['hold_percent'])}"
+                + ("" if _is_complete(table) else f" - incomplete ({_incomplete_reason(table)})")
+            ),
             styles["Heading4"],
         )
     ]
@@ -801,7 +801,7 @@ def _figures_story(part: dict[str, Any], title: str, styles: Any) -> list[Any]:
 
     complete = [t for t in part["tables"] if _is_complete(t)]
     incomplete = [t for t in part["tables"] if not _is_complete(t)]
-    story: list[Any] = [Paragraph(title, styles["Heading3"])] if title else []
+    story: list[Any] = [Paragraph(paragraph_text(title), styles["Heading3"])] if title else []
     rows = [_FIGURE_HEADER]
     rows += [_figure_line(t, t["table"]["name"]) for t in complete]
     first_rollup = len(rows)
@@ -810,7 +810,9 @@ def _figures_story(part: dict[str, Any], title: str, styles: Any) -> list[Any]:
     story += [_grid(rows, right_from=2, bold_from=first_rollup), Spacer(1, 0.3 * cm)]
     if incomplete:
         heading = "Incomplete tables (not in the roll-ups)"
-        story.append(Paragraph(f"{title}: {heading.lower()}" if title else heading, styles["Heading4"]))
+        story.append(
+            Paragraph(paragraph_text(f"{title}: {heading.lower()}" if title else heading), styles["Heading4"])
+        )
         rows = [["Shift", "Table", "Pit", "Missing", "Opener", "Closer", "Drop", "Fills", "Credits"]]
         rows += [
             [
@@ -865,7 +867,7 @@ def shift_report_pdf(document: dict[str, Any]) -> bytes:
         banner = ParagraphStyle(
             "provisional", parent=styles["Heading2"], textColor=colors.HexColor("#c62828")
         )
-        story.append(Paragraph(_status_line(document), banner))
+        story.append(Paragraph(paragraph_text(_status_line(document)), banner))
     story += [
         Paragraph(
             "Win = drop + credits - fills + (closer - opener). Hold = win / drop, rounded half to even "
@@ -924,8 +926,10 @@ def shift_report_pdf(document: dict[str, Any]) -> bytes:
         through = f"{period['through']['gaming_day']} {period['through']['shift']}"
         story.append(
             Paragraph(
-                f"Month to date (from {period['month_start']}) and year to date (from "
-                f"{period['year_start']}) through {through}",
+                paragraph_text(
+                    f"Month to date (from {period['month_start']}) and year to date (from "
+                    f"{period['year_start']}) through {through}"
+                ),
                 styles["Heading3"],
             )
         )
@@ -948,7 +952,9 @@ def shift_report_pdf(document: dict[str, Any]) -> bytes:
         ]
         story += [_grid(rows, right_from=3, bold_from=first_game)]
         window = f"the 30 gaming days from {period['rolling_start']} through {through}"
-        story.append(Paragraph(f"Hold over {window}: tables to investigate", styles["Heading3"]))
+        story.append(
+            Paragraph(paragraph_text(f"Hold over {window}: tables to investigate"), styles["Heading3"])
+        )
         if period["hold_investigations"]:
             rows = [["Table", "Pit", "Game", "Shifts", "Drop", "Win", "Hold", "Expected"]]
             expected = f"{hold_percent_text(low)}-{hold_percent_text(high)} %"

@@ -46,6 +46,7 @@ from casino.models import (
 from casino.side_bets import side_bet_for
 from kernel.errors import ConflictError, ForbiddenError, NotFoundError, ServiceError
 from kernel.formatting import dollars
+from kernel.gaming_day import DayOutOfBoundsError, check_effective_time
 
 # The house-rule fields a change may set (RULES.md §1.1-1.4), in the order the console lists them.
 BLACKJACK_RULE_FIELDS = (
@@ -238,6 +239,10 @@ def request_rule_change(
         raise _refuse(
             "effective_time_past", "The change takes effect now or at a later time.", "effective_at"
         )
+    try:
+        check_effective_time(effective_at, now=now)
+    except DayOutOfBoundsError as refused:
+        raise _refuse(refused.code, refused.message, "effective_at") from None
     open_change = TableRuleChange.objects.filter(table=table, status__in=OPEN_RULE_CHANGE_STATES).first()
     if open_change is not None:
         raise ConflictError(

@@ -1,5 +1,6 @@
 """A gaming day's MTL and CTR worksheets as files: CSV (dollars as decimals under a units row)
-and PDF. Both render a `ComplianceDay` and touch no database."""
+and PDF. Both render a `ComplianceDay` and touch no database; names are shown as written, never
+run as a formula or read as markup (`kernel.documents`)."""
 
 import csv
 import datetime as dt
@@ -8,6 +9,7 @@ import io
 from django.conf import settings
 
 from floor.compliance.day import ComplianceDay, patron_label
+from kernel.documents import paragraph_text, spreadsheet_text
 from kernel.formatting import dollars, local_time
 
 CSV_UNITS = "dollars; times in casino local time"
@@ -23,8 +25,17 @@ def compliance_csv(day: ComplianceDay, *, generated_at: dt.datetime, generated_b
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["Title 31 records", f"gaming day {day.gaming_day.isoformat()}"])
-    writer.writerow(["Licensee", settings.CASINO_LICENSEE, "Property", settings.CASINO_PROPERTY])
-    writer.writerow(["Generated", local_time(generated_at, seconds=True), "by", generated_by])
+    writer.writerow(
+        [
+            "Licensee",
+            spreadsheet_text(settings.CASINO_LICENSEE),
+            "Property",
+            spreadsheet_text(settings.CASINO_PROPERTY),
+        ]
+    )
+    writer.writerow(
+        ["Generated", local_time(generated_at, seconds=True), "by", spreadsheet_text(generated_by)]
+    )
     writer.writerow(["Units", CSV_UNITS])
     writer.writerow([])
     writer.writerow(
@@ -35,12 +46,12 @@ def compliance_csv(day: ComplianceDay, *, generated_at: dt.datetime, generated_b
             [
                 "MTL",
                 entry.direction,
-                patron_label(entry),
+                spreadsheet_text(patron_label(entry)),
                 "yes" if entry.patron is not None and entry.patron.is_identified else "no",
                 _decimal_dollars(entry.amount_cents),
-                entry.location,
+                spreadsheet_text(entry.location),
                 local_time(entry.occurred_at, seconds=True),
-                entry.employee,
+                spreadsheet_text(entry.employee),
                 "",
             ]
         )
@@ -50,10 +61,10 @@ def compliance_csv(day: ComplianceDay, *, generated_at: dt.datetime, generated_b
             [
                 "CTR",
                 worksheet.direction,
-                line.who,
+                spreadsheet_text(line.who),
                 "no" if line.needs_identification else "yes",
                 _decimal_dollars(worksheet.total_cents),
-                "; ".join(sorted({t["location"] for t in worksheet.transactions})),
+                spreadsheet_text("; ".join(sorted({t["location"] for t in worksheet.transactions}))),
                 local_time(worksheet.created_at, seconds=True),
                 "",
                 str(worksheet.revision),
@@ -92,12 +103,16 @@ def compliance_pdf(day: ComplianceDay, *, generated_at: dt.datetime, generated_b
         ]
     )
     story = [
-        Paragraph(f"{settings.CASINO_LICENSEE} - {settings.CASINO_PROPERTY}", styles["Heading2"]),
+        Paragraph(
+            paragraph_text(f"{settings.CASINO_LICENSEE} - {settings.CASINO_PROPERTY}"), styles["Heading2"]
+        ),
         Paragraph(f"Title 31 records, gaming day {day.gaming_day.isoformat()}", styles["Heading1"]),
         Paragraph(
-            f"Generated {local_time(generated_at, seconds=True)} by {generated_by}. "
-            f"MTL threshold {dollars(settings.CASINO_MTL_THRESHOLD_CENTS)}; "
-            f"CTR for more than {dollars(settings.CASINO_CTR_THRESHOLD_CENTS)} per patron, gaming day and direction.",
+            paragraph_text(
+                f"Generated {local_time(generated_at, seconds=True)} by {generated_by}. "
+                f"MTL threshold {dollars(settings.CASINO_MTL_THRESHOLD_CENTS)}; "
+                f"CTR for more than {dollars(settings.CASINO_CTR_THRESHOLD_CENTS)} per patron, gaming day and direction."
+            ),
             styles["Normal"],
         ),
         Spacer(1, 0.4 * cm),
@@ -114,8 +129,10 @@ def compliance_pdf(day: ComplianceDay, *, generated_at: dt.datetime, generated_b
                 dollars(worksheet.total_cents),
                 Paragraph(
                     "<br/>".join(
-                        f"{dollars(t['amount_cents'])} at {t['location']}, "
-                        f"{local_time(dt.datetime.fromisoformat(t['at']))}"
+                        paragraph_text(
+                            f"{dollars(t['amount_cents'])} at {t['location']}, "
+                            f"{local_time(dt.datetime.fromisoformat(t['at']))}"
+                        )
                         for t in worksheet.transactions
                     ),
                     styles["Normal"],

@@ -4,7 +4,7 @@ alerts of their own tables on the live floor."""
 
 import datetime as dt
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
@@ -13,16 +13,10 @@ from casino.models import CashDirection, StaffRole
 from floor.access import console_view
 from floor.compliance.day import compliance_day
 from floor.compliance.export import compliance_csv, compliance_pdf
+from floor.days import gaming_day_in_url, neighbour_days
 from kernel.gaming_day import gaming_day_and_shift
 
 COMPLIANCE_ROLES = (StaffRole.COMPLIANCE, StaffRole.ADMIN)
-
-
-def _day(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise Http404("A gaming day is written YYYY-MM-DD.") from None
 
 
 def _generated_by(request: HttpRequest) -> str:
@@ -39,16 +33,18 @@ def today(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @console_view(*COMPLIANCE_ROLES)
-def day_page(request: HttpRequest, gaming_day: str) -> HttpResponse:
-    day = _day(gaming_day)
+@gaming_day_in_url
+def day_page(request: HttpRequest, gaming_day: dt.date) -> HttpResponse:
+    day = gaming_day
+    previous_day, next_day = neighbour_days(day)
     records = compliance_day(gaming_day=day)
     return render(
         request,
         "floor/compliance/day.html",
         {
             "day": records,
-            "previous_day": day - dt.timedelta(days=1),
-            "next_day": day + dt.timedelta(days=1),
+            "previous_day": previous_day,
+            "next_day": next_day,
             "cash_in_total": records.mtl_total_cents(CashDirection.CASH_IN),
             "cash_out_total": records.mtl_total_cents(CashDirection.CASH_OUT),
         },
@@ -57,8 +53,9 @@ def day_page(request: HttpRequest, gaming_day: str) -> HttpResponse:
 
 @require_GET
 @console_view(*COMPLIANCE_ROLES)
-def day_csv(request: HttpRequest, gaming_day: str) -> HttpResponse:
-    day = _day(gaming_day)
+@gaming_day_in_url
+def day_csv(request: HttpRequest, gaming_day: dt.date) -> HttpResponse:
+    day = gaming_day
     body = compliance_csv(
         compliance_day(gaming_day=day), generated_at=timezone.now(), generated_by=_generated_by(request)
     )
@@ -69,8 +66,9 @@ def day_csv(request: HttpRequest, gaming_day: str) -> HttpResponse:
 
 @require_GET
 @console_view(*COMPLIANCE_ROLES)
-def day_pdf(request: HttpRequest, gaming_day: str) -> HttpResponse:
-    day = _day(gaming_day)
+@gaming_day_in_url
+def day_pdf(request: HttpRequest, gaming_day: dt.date) -> HttpResponse:
+    day = gaming_day
     body = compliance_pdf(
         compliance_day(gaming_day=day), generated_at=timezone.now(), generated_by=_generated_by(request)
     )

@@ -6,7 +6,7 @@ from typing import Any
 from django import forms
 
 from casino.models import Table
-from kernel.forms import DollarsField, SubmittedOnceForm
+from kernel.forms import DollarsField, GamingDayField, SubmittedOnceForm
 from table_money.services.soft_counts import (
     CURRENCY_DENOMINATIONS_CENTS,
     MAX_BILLS,
@@ -23,7 +23,7 @@ def bill_field_name(cents: int) -> str:
 
 class SoftCountForm(SubmittedOnceForm):
     table = forms.ModelChoiceField(queryset=Table.objects.none(), empty_label="Choose the table")
-    gaming_day = forms.DateField(label="Gaming day", widget=forms.DateInput(attrs={"type": "date"}))
+    gaming_day = GamingDayField(label="Gaming day")
     shift = forms.ChoiceField(choices=[(name, name.capitalize()) for name in SHIFT_NAMES], required=False)
     markers = DollarsField(label="Markers (dollars)", required=False)
 

@@ -1,6 +1,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_safe
 
 from casino.models import StaffRole
 from floor.access import CONSOLE_ROLES, console_view, may_act_on_tables, role_of, visible_tables
@@ -14,6 +15,7 @@ def _pit_map_context(request: HttpRequest) -> dict[str, object]:
     }
 
 
+@require_safe
 @console_view(*CONSOLE_ROLES, StaffRole.CAGE_CASHIER, StaffRole.COUNT_TEAM)
 def home(request: HttpRequest) -> HttpResponse:
     """The floor: the pit map of the tables this user's role and pits show. A cage cashier's
@@ -25,6 +27,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "floor/live/floor.html", _pit_map_context(request))
 
 
+@require_safe
 @console_view()
 def pit_map(request: HttpRequest) -> HttpResponse:
     """The pit map alone, which the floor page fetches every few seconds to refresh itself."""

@@ -7,37 +7,25 @@ over all tables first (`reports.ratings`), so a scoped page shows the same sessi
 fewer of them.
 """
 
-import datetime as dt
-
 from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_safe
 
 from floor.access import console_view
+from floor.days import neighbour_days
 from floor.ratings.scope import how_ratings_are_cut, rated_table_ids
-from kernel.gaming_day import gaming_day_and_shift
+from kernel.forms import GamingDayField
+from kernel.gaming_day import DayOutOfBoundsError, gaming_day_and_shift, parse_gaming_day
 from reports.ratings import get_day_ratings
 
 
 class GamingDayForm(forms.Form):
-    gaming_day = forms.DateField(
-        label="Gaming day",
-        input_formats=["%Y-%m-%d"],
-        error_messages={"invalid": "Enter the gaming day as a date, such as 2026-11-20."},
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
+    gaming_day = GamingDayField(label="Gaming day")
 
 
-def _parse_gaming_day(text: str) -> dt.date | None:
-    try:
-        day = dt.date.fromisoformat(text)
-    except ValueError:
-        return None
-    # The calendar's first and last days have no neighbour for the page's previous/next links.
-    return day if len(text) == len("2026-11-20") and dt.date.min < day < dt.date.max else None
-
-
+@require_safe
 @console_view()
 def today(request: HttpRequest) -> HttpResponse:
     """The current gaming day's ratings, or the day the date picker asks for."""
@@ -45,27 +33,35 @@ def today(request: HttpRequest) -> HttpResponse:
     if picked.is_bound and picked.is_valid():
         return redirect("floor:ratings_day", picked.cleaned_data["gaming_day"].isoformat())
     if picked.is_bound:
-        return _bad_day(request, request.GET.get("gaming_day", ""))
+        return _bad_day(
+            request, request.GET.get("gaming_day", ""), str(picked.errors.get("gaming_day", [""])[0])
+        )
     return redirect("floor:ratings_day", gaming_day_and_shift(timezone.now())[0].isoformat())
 
 
-def _bad_day(request: HttpRequest, text: str) -> HttpResponse:
+def _bad_day(request: HttpRequest, text: str, why: str = "") -> HttpResponse:
+    """The 400 page: what was typed is not a date, or (`why`) a date outside the days kept."""
     current = gaming_day_and_shift(timezone.now())[0]
+    error = f"“{text[:40]}” is not a gaming day: enter a date such as {current.isoformat()}."
+    if why and why != GamingDayField.default_error_messages["invalid"]:
+        error = why
     return render(
         request,
         "floor/ratings/day.html",
-        {"error": f"“{text[:40]}” is not a gaming day: enter a date such as {current.isoformat()}.",
-         "picker": GamingDayForm(initial={"gaming_day": current})},
+        {"error": error, "picker": GamingDayForm(initial={"gaming_day": current})},
         status=400,
-    )  # fmt: skip
+    )
 
 
+@require_safe
 @console_view()
 def day(request: HttpRequest, gaming_day: str) -> HttpResponse:
     """Every rating session of the gaming day at the tables this user sees, by patron."""
-    parsed = _parse_gaming_day(gaming_day)
-    if parsed is None:
-        return _bad_day(request, gaming_day)
+    try:
+        parsed = parse_gaming_day(gaming_day)
+    except DayOutOfBoundsError as refused:
+        return _bad_day(request, gaming_day, "" if refused.code == "invalid_gaming_day" else refused.message)
+    previous_day, next_day = neighbour_days(parsed)
     table_ids = rated_table_ids(request.user)
     ratings = get_day_ratings(gaming_day=parsed, table_ids=table_ids)
     return render(
@@ -74,8 +70,8 @@ def day(request: HttpRequest, gaming_day: str) -> HttpResponse:
         {
             "ratings": ratings,
             "picker": GamingDayForm(initial={"gaming_day": parsed}),
-            "previous_day": (parsed - dt.timedelta(days=1)).isoformat(),
-            "next_day": (parsed + dt.timedelta(days=1)).isoformat(),
+            "previous_day": previous_day.isoformat() if previous_day else None,
+            "next_day": next_day.isoformat() if next_day else None,
             "scoped": table_ids is not None,
             "patron_url": "floor:patron",
             **how_ratings_are_cut(),

@@ -6,6 +6,7 @@ other, so ids do not leak)."""
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_safe
 
 from casino.models import Round, Shoe
 from casino.selectors import list_recent_rounds_of_tables
@@ -69,6 +70,7 @@ def _visible_shoe(user: object, shoe_id: int) -> Shoe:
     return shoe
 
 
+@require_safe
 @console_view()
 def index(request: HttpRequest) -> HttpResponse:
     tables = visible_tables(request.user)
@@ -110,18 +112,21 @@ def _find(request: HttpRequest, kind: str, number: int) -> HttpResponse | None:
     return redirect(name, number)
 
 
+@require_safe
 @console_view()
 def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _visible_round(request.user, round_id)
     return render(request, "floor/rounds/round.html", {"story": build_round_story(round_), "round": round_})
 
 
+@require_safe
 @console_view()
 def round_reverify(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _visible_round(request.user, round_id)
     return render(request, "floor/rounds/reverify.html", {"round": round_, "verdict": reverify_round(round_)})
 
 
+@require_safe
 @console_view()
 def shoe_detail(request: HttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _visible_shoe(request.user, shoe_id)
@@ -140,6 +145,7 @@ def shoe_detail(request: HttpRequest, shoe_id: int) -> HttpResponse:
     )
 
 
+@require_safe
 @console_view()
 def special_round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _visible_special_round(request.user, round_id)
@@ -150,6 +156,7 @@ def special_round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
     )
 
 
+@require_safe
 @console_view()
 def special_round_reverify(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _visible_special_round(request.user, round_id)

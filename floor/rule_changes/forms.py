@@ -21,7 +21,7 @@ from casino.services.rule_changes import (
 )
 from kernel.formatting import dollars
 from kernel.forms import DollarsField
-from kernel.gaming_day import casino_zone
+from kernel.gaming_day import DayOutOfBoundsError, casino_zone, check_effective_time
 
 LOCAL_INPUT_FORMAT = "%Y-%m-%dT%H:%M"
 MAX_REASON_LENGTH = 500
@@ -108,22 +108,33 @@ class RuleChangeForm(forms.Form):
         if moment is None:
             return None
         # Staff type casino local time; the form field read it as the server's zone.
-        return timezone.make_aware(timezone.make_naive(moment), casino_zone())
+        try:
+            return timezone.make_aware(timezone.make_naive(moment), casino_zone())
+        except (OverflowError, ValueError):  # a time at the calendar's ends, in another zone
+            raise forms.ValidationError(
+                "Give a time within a year from now.", code="effective_time_too_far"
+            ) from None
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if (
-            data.get("effective") == "later"
-            and data.get("effective_at_local") is None
-            and not self.has_error("effective_at_local")
-        ):
+        moment = data.get("effective_at_local")
+        if data.get("effective") == "later" and moment is None and not self.has_error("effective_at_local"):
             self.add_error("effective_at_local", "Give the time the change takes effect.")
+        elif data.get("effective") == "later" and moment is not None:
+            try:
+                check_effective_time(moment, now=timezone.now())
+            except DayOutOfBoundsError as refused:
+                self.add_error(
+                    "effective_at_local", forms.ValidationError(refused.message, code=refused.code)
+                )
         return data
 
     def effective_at(self, *, now: dt.datetime) -> dt.datetime:
+        """When the change takes effect: the time typed (checked by `clean`; the minute being typed
+        means now), or now."""
         if self.cleaned_data["effective"] == "later":
             moment: dt.datetime = self.cleaned_data["effective_at_local"]
-            return moment
+            return max(moment, now)
         return now
 
     def limits(self) -> dict[str, tuple[int, int]]:

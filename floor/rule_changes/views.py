@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from audit.context import AuditActor
 from casino.models import OPEN_RULE_CHANGE_STATES, RuleChangeStatus, StaffRole, TableRuleChange
@@ -91,6 +91,7 @@ def _visible_change(user: Any, change_id: int) -> TableRuleChange:
     return change
 
 
+@require_safe
 @console_view()
 def change_list(request: HttpRequest) -> HttpResponse:
     """The changes awaiting a decision or their time, and the recent ones, of the user's pits."""
@@ -110,6 +111,7 @@ def change_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+@require_http_methods(["GET", "POST"])
 @console_view(*FLOOR_ACTING_ROLES)
 def change_new(request: HttpRequest) -> HttpResponse:
     """The request form for one table (`?table=<id>`), prefilled with its current values."""
@@ -181,6 +183,7 @@ def _render_detail(
     )
 
 
+@require_safe
 @console_view()
 def change_detail(request: HttpRequest, change_id: int) -> HttpResponse:
     return _render_detail(request, _visible_change(request.user, change_id))

@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 from casino.api.authentication import SUPERVISOR_ROLES, Principal
 from casino.models import StaffRole
 from kernel.errors import NotFoundError
+from kernel.fields import GamingDayField
 from reports.ratings import RatingSession, RatingTotals, get_day_ratings, get_patron_ratings
 
 RATING_ROLES = (StaffRole.COMPLIANCE, *SUPERVISOR_ROLES)
@@ -187,7 +188,7 @@ class PatronRatingsApi(APIView):
 
 
 class DayRatingsQuery(serializers.Serializer):
-    gaming_day = serializers.DateField(input_formats=["iso-8601"])
+    gaming_day = GamingDayField()
 
 
 class DayRatingsApi(APIView):

@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from casino.api.authentication import Principal
 from casino.models import StaffRole
+from kernel.fields import GamingDayField
 from reports.export import (
     report_document,
     shift_report_csv,
@@ -232,7 +233,7 @@ class ShiftReportsOutput(serializers.Serializer):
 
 
 class ShiftReportQuery(serializers.Serializer):
-    gaming_day = serializers.DateField(input_formats=["iso-8601"])
+    gaming_day = GamingDayField()
     shift = serializers.ChoiceField(choices=list(SHIFT_ORDER), required=False)
 
 

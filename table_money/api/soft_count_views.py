@@ -24,7 +24,7 @@ from casino.api.authentication import Principal
 from casino.api.views import IDEMPOTENCY_HEADER, actor_of, principal_of
 from casino.models import SoftCount, StaffRole
 from kernel.errors import ForbiddenError
-from kernel.fields import StrictIntegerField
+from kernel.fields import GamingDayField, StrictIntegerField
 from kernel.idempotency import idempotent
 from table_money.services import soft_counts
 
@@ -111,7 +111,7 @@ class SoftCountCreateApi(APIView):
     @extend_schema_serializer(component_name="SoftCountInput")
     class InputSerializer(serializers.Serializer):
         table = StrictIntegerField(min_value=1, max_value=2**63 - 1)
-        gaming_day = serializers.DateField(input_formats=["iso-8601"])
+        gaming_day = GamingDayField()
         shift = serializers.CharField(max_length=8, required=False, allow_null=True, allow_blank=True)
         currency = CurrencyField()
         markers_cents = StrictIntegerField(

@@ -24,7 +24,7 @@ from casino.locks import lock_table
 from casino.models import WHOLE_DAY, SoftCount, StaffRole, Table
 from casino.services.report_refresh import refresh_reports_on_commit
 from kernel.errors import ConflictError, ForbiddenError, NotFoundError, ServiceError
-from kernel.gaming_day import SHIFTS, shift_bounds
+from kernel.gaming_day import SHIFTS, DayOutOfBoundsError, check_gaming_day, shift_bounds
 
 # Bills in the drop box, in cents: $1, $2, $5, $10, $20, $50, $100.
 CURRENCY_DENOMINATIONS_CENTS: frozenset[int] = frozenset({100, 200, 500, 1_000, 2_000, 5_000, 10_000})
@@ -132,6 +132,10 @@ def record_soft_count(
     ):
         raise ServiceError("invalid_amount", "Markers are whole cents from 0.", field="markers_cents")
     currency_cents = currency_total_cents(currency)
+    try:
+        check_gaming_day(gaming_day, now=now)
+    except DayOutOfBoundsError as refused:
+        raise ServiceError(refused.code, refused.message, field="gaming_day") from None
     start, _ = shift_bounds(gaming_day, period_shift or SHIFT_NAMES[0])
     if start > now:
         raise ServiceError(

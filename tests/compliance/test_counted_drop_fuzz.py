@@ -1,7 +1,8 @@
 """Schemathesis over the soft-count operations, called by members of the count team on a table
 whose day shift is under way, with a count entered by another member waiting for a signature: no
 5xx, every answer as documented, and a well-formed request accepted unless it names a bill that
-does not exist, a shift the casino does not count by, or a period not yet begun."""
+does not exist, a shift the casino does not count by, a period not yet begun, or a gaming day
+before 2000."""
 
 from collections.abc import Callable
 from typing import Any
@@ -22,10 +23,11 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", application).include(
 )
 
 REFUSALS: dict[str, Refusals] = {
-    # Bills are the denominations in circulation, the shift one of the casino's, the period begun:
-    # rules JSON Schema does not state.
+    # Bills are the denominations in circulation, the shift one of the casino's, the period begun,
+    # the gaming day one the casino keeps (from 2000-01-01): rules JSON Schema does not state.
     "POST /api/v1/soft-counts/": {
-        422: frozenset({"unknown_denomination", "invalid_shift", "count_period_in_future"})
+        400: frozenset({"gaming_day_out_of_range"}),
+        422: frozenset({"unknown_denomination", "invalid_shift", "count_period_in_future"}),
     },
 }
 

@@ -78,6 +78,9 @@ REFUSALS: dict[str, Refusals] = {
     "POST /api/v1/credits/{slip_id}/approve/": {422: frozenset({"credit_exceeds_tray"})},
     # Only cursors the API issued are valid; `until` may not come before `since`.
     "GET /api/v1/audit/events/": {400: frozenset({"invalid_cursor", "invalid_filter"})},
+    # A gaming day the casino keeps, from 2000-01-01 to a week ahead: JSON Schema bounds no date.
+    "GET /api/v1/reports/shifts/": {400: frozenset({"gaming_day_out_of_range"})},
+    "GET /api/v1/ratings/": {400: frozenset({"gaming_day_out_of_range"})},
 }
 
 
