@@ -302,11 +302,11 @@ def stop_with(run: Run, signum: int, *, to_group: bool) -> float:
 def assert_nothing_left(run: Run, directory: Path, what: str) -> None:
     assert [p.pid for p in run.seen if still_running(p)] == [], what
     assert not (run.pgdata / "postmaster.pid").exists(), what
-    marks = (str(directory), f"127.0.0.1:{run.port}")
+    marks = (f"{directory}/", f"127.0.0.1:{run.port} ")  # its database, beat's schedule; gunicorn
     assert [
         p.info["cmdline"]
         for p in psutil.process_iter(["cmdline"])
-        if any(mark in " ".join(p.info["cmdline"] or []) for mark in marks)
+        if any(mark in " ".join([*(p.info["cmdline"] or []), ""]) for mark in marks)
     ] == [], what
     assert port_is_free(run.port), what
 
