@@ -356,15 +356,18 @@ def test_a_hundred_first_requests_on_a_cold_start_all_succeed(service_dir: Path)
 
 
 def reach(run: Run, phase: str) -> None:
-    """Wait for a moment of the run: `early` (Python and Django loading), `database` (the database
-    started: migrate, collectstatic, the demo data), `children` (web, worker and beat starting),
-    `running` (the service answers)."""
+    """Wait for a moment of the run: `early` (Python and Django loading), `database start`
+    (pg_ctl starting the server, or the server up), `database` (the database started: migrate,
+    collectstatic, the demo data), `children` (web, worker and beat starting), `running` (the
+    service answers)."""
 
     def there() -> bool:
         assert run.process.poll() is None, run.log.read_text()[-3000:]
         with contextlib.suppress(psutil.Error):
-            run.processes()
-        if phase == "database":
+            started = run.processes()
+            if phase == "database start" and any("pg_ctl" in " ".join(p.cmdline()) for p in started):
+                return True
+        if phase in ("database start", "database"):
             return (run.pgdata / "postmaster.pid").exists()
         if phase == "children":
             return any(
@@ -380,12 +383,13 @@ def reach(run: Run, phase: str) -> None:
 def test_sigterm_and_sigint_at_random_moments_stop_everything_in_time(service_dir: Path) -> None:
     rng = random.Random(SEED)
     print(f"random seed {SEED}")
-    phases = rng.sample(["early", "database", "database", "children", "running", "running"], k=6)
+    phases = rng.sample(["early", "database start", "database", "children", "running", "running"], k=6)
     stops = []
     for cycle, phase in enumerate(phases):
         signum = (signal.SIGINT, signal.SIGTERM)[cycle % 2]
-        to_group = rng.random() < 0.5
-        delay = rng.uniform(0, 3)
+        # pg_ctl starting the server is in the command's group: the group's signal reaches it too.
+        to_group = rng.random() < 0.5 or phase == "database start"
+        delay = rng.uniform(0, 0.5 if phase == "database start" else 3)
         what = (
             f"cycle {cycle} (seed {SEED}): {signal.Signals(signum).name} to the "
             f"{'group' if to_group else 'command'} {delay:.2f} s into the {phase} phase"
