@@ -15,8 +15,10 @@ $(UV):
 sync: $(UV)
 	$(UV) sync --locked --quiet
 
+# exec, and the project's Python itself: a signal for the service reaches run_service, with no
+# shell or uv process in between.
 run: sync
-	DJANGO_DEMO=$${DJANGO_DEMO:-1} $(RUN) python manage.py run_service
+	DJANGO_DEMO=$${DJANGO_DEMO:-1} exec .venv/bin/python manage.py run_service
 
 # An operator command with the environment `make run` uses (the demo database unless
 # DATABASE_URL is set): make manage ARGS="shift_report --gaming-day 2026-11-20 --shift day"

