@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.decorators import method_decorator
 
 from audit.middleware import client_address_from
-from casino.services.staff_sign_in import StaffSignInRefusal, sign_in_source, sign_in_staff
+from casino.services.staff_sign_in import BAD_CREDENTIALS, StaffSignInRefusal, sign_in_source, sign_in_staff
 from floor.access import console_view
 
 REFUSAL_ATTRIBUTE = "staff_sign_in_refusal"
@@ -81,7 +81,7 @@ class RefusalMessages:
 
 
 class StaffAuthenticationForm(RefusalMessages, AuthenticationForm):
-    pass
+    error_messages = {**AuthenticationForm.error_messages, "invalid_login": BAD_CREDENTIALS.message}
 
 
 class StaffAdminAuthenticationForm(RefusalMessages, AdminAuthenticationForm):

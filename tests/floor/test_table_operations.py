@@ -432,7 +432,7 @@ def test_the_printed_slip_has_its_number_amount_in_words_people_and_signature_li
         "$2,050.00",
         "Two thousand fifty dollars and 00/100",
         "2026-11-20 10:00 PST",
-        'data-print>Print</button>',
+        "data-print>Print</button>",
         "floor/console.js",
     ]:
         assert text in page, text
