@@ -23,9 +23,9 @@ def staff_member(db: None) -> Callable[..., ProvisionedStaff]:
     return make
 
 
-def from_address(address: str, **defaults: str) -> Client:
+def from_address(address: str) -> Client:
     """A browser at `address` (the audit trail and the throttle read REMOTE_ADDR)."""
-    return Client(REMOTE_ADDR=address, **defaults)
+    return Client(REMOTE_ADDR=address)
 
 
 def sign_in(client: Client, username: str, password: str, *, path: str = "/floor/login/") -> int:

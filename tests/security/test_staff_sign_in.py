@@ -191,7 +191,7 @@ def test_an_admin_unlocks_the_account_in_the_admin_site_and_access_returns(staff
     lock = StaffSignInLock.objects.get(username=boss.user.username)
 
     supervisor = Client()
-    supervisor.force_login(staff_member("floor_supervisor").user)
+    supervisor.force_login(staff_member("floor_supervisor").user)  # type: ignore[arg-type]
     refused = supervisor.post(
         "/admin/casino/staffsigninlock/",
         {"action": "unlock", "_selected_action": [lock.pk]},
@@ -200,7 +200,7 @@ def test_an_admin_unlocks_the_account_in_the_admin_site_and_access_returns(staff
     assert StaffSignInLock.objects.get(pk=lock.pk).locked_at is not None  # only an admin unlocks
 
     admin_browser = Client()
-    admin_browser.force_login(admin_user.user)
+    admin_browser.force_login(admin_user.user)  # type: ignore[arg-type]
     listed = admin_browser.get("/admin/casino/staffsigninlock/")
     assert boss.user.username in listed.content.decode()
     assert "Locked out since" in listed.content.decode()
