@@ -6,7 +6,6 @@ in `CASINO_TIME_ZONE`. The API keeps UTC (ISO 8601 with its offset), as terminal
 The rest is security (docs/security.md): Secure cookies on secure requests, no caching of staff and
 API responses, and the staff sessions' idle and absolute timeouts."""
 
-import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -93,7 +92,7 @@ class StaffSessionTimeouts:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         session = getattr(request, "session", None)
         if session is not None and SESSION_KEY in session:
-            self._check(request, now=time.time())
+            self._check(request, now=timezone.now().timestamp())
         return self.get_response(request)
 
     def _check(self, request: HttpRequest, *, now: float) -> None:

@@ -9,7 +9,6 @@ whichever form asks, goes through the throttle and the lock. It refuses by raisi
 leaves the refusal on the request for the form to show.
 """
 
-import time
 from typing import Any
 
 from django.contrib import admin
@@ -122,7 +121,7 @@ def stamp_sign_in(sender: Any, request: HttpRequest | None, user: Any, **kwargs:
     time are measured."""
     if request is None or not hasattr(request, "session"):
         return
-    now = time.time()
+    now = timezone.now().timestamp()
     request.session[SIGNED_IN_AT] = now
     request.session[SEEN_AT] = now
 
