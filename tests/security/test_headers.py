@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
@@ -18,7 +19,7 @@ from tests.conftest import TableActors, client_with_token
 from tests.security.conftest import PASSWORD, sign_in, signed_in
 
 pytestmark = pytest.mark.django_db
-TLS = {"HTTP_X_FORWARDED_PROTO": "https"}
+TLS = {"X-Forwarded-Proto": "https"}
 PROBLEM = "application/problem+json"
 Staff = Callable[..., ProvisionedStaff]
 
@@ -42,8 +43,10 @@ def test_cookies_are_secure_httponly_and_samesite_on_a_request_over_tls(staff_me
     boss = staff_member("pit_boss")
     browser = Client()
 
-    page = browser.get("/floor/login/", **TLS)
-    signed = browser.post("/floor/login/", {"username": boss.user.username, "password": PASSWORD}, **TLS)
+    page = browser.get("/floor/login/", headers=TLS)
+    signed = browser.post(
+        "/floor/login/", {"username": boss.user.username, "password": PASSWORD}, headers=TLS
+    )
 
     assert signed.status_code == 302
     for cookie in (page.cookies[settings.CSRF_COOKIE_NAME], signed.cookies[settings.SESSION_COOKIE_NAME]):
@@ -65,7 +68,7 @@ def test_cookies_over_plain_http_are_samesite_but_not_secure(staff_member: Staff
 
 
 def test_hsts_on_secure_requests_only() -> None:
-    over_tls = Client().get("/floor/login/", **TLS)
+    over_tls = Client().get("/floor/login/", headers=TLS)
     secure = Client().get("/floor/login/", secure=True)
     plain = Client().get("/floor/login/")
 
@@ -209,15 +212,15 @@ def test_the_floors_own_refreshes_are_no_activity(
 ) -> None:
     clock = Clock(monkeypatch)
     boss = console_of(staff_member("pit_boss"))
-    refresh = {"HTTP_HX_REQUEST": "true", "HTTP_X_CASINO_REFRESH": "1"}
+    refresh = {"HX-Request": "true", "X-Casino-Refresh": "1"}
 
     assert boss.get("/floor/").status_code == 200
     for _ in range(5):
         clock.advance(minutes=5)
-        assert boss.get("/floor/pit-map/", **refresh).status_code == 200
+        assert boss.get("/floor/pit-map/", headers=refresh).status_code == 200
     clock.advance(minutes=6)  # 31 minutes after the last page the staff member opened
 
-    answer = boss.get("/floor/pit-map/", **refresh)
+    answer = boss.get("/floor/pit-map/", headers=refresh)
 
     assert answer.status_code == 204
     assert answer["HX-Redirect"].startswith("/floor/login/")
@@ -264,9 +267,7 @@ def test_the_schema_and_docs_refuse_anonymous_callers_and_terminals_with_a_probl
     anonymous = Client().get(path)
     terminal = table.terminal.get(path)
     no_role = Client()
-    no_role.force_login(
-        staff_member("pit_boss").user.__class__.objects.create_user("plain", password="x-x-x-x-1")
-    )
+    no_role.force_login(User.objects.create_user("plain", password="x-x-x-x-1"))
 
     assert anonymous.status_code == 401
     assert anonymous["Content-Type"].startswith(PROBLEM)
