@@ -30,9 +30,9 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 @pytest.fixture
 def hears_violations(chromium: WebDriver) -> Iterator[None]:
-    added = chromium.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LISTENER})  # type: ignore[attr-defined]
+    added = chromium.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LISTENER})
     yield
-    chromium.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})  # type: ignore[attr-defined]
+    chromium.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
 
 
 def violations_on(console: Console, path: str) -> list[str]:
