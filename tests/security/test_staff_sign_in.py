@@ -260,3 +260,19 @@ def test_a_staff_member_changes_their_own_password_on_the_console(staff_member: 
     assert sign_in(from_address("198.51.100.62"), boss.user.username, PASSWORD) == 200
     assert sign_in(from_address("198.51.100.62"), boss.user.username, new_password) == 302
     assert Client().get("/floor/password/").status_code == 302  # anonymous: sign in first
+
+
+def test_an_admin_sets_a_staff_members_password_in_the_admin_site(staff_member: Staff) -> None:
+    boss = staff_member("pit_boss")
+    admin_browser = Client()
+    admin_browser.force_login(staff_member("admin").user)  # type: ignore[arg-type]
+    new_password = "set-by-the-admin-2026-x"
+
+    answer = admin_browser.post(
+        f"/admin/auth/user/{boss.user.pk}/password/",
+        {"password1": new_password, "password2": new_password, "usable_password": "true"},
+    )
+
+    assert answer.status_code == 302
+    assert sign_in(from_address("198.51.100.70"), boss.user.username, PASSWORD) == 200
+    assert sign_in(from_address("198.51.100.70"), boss.user.username, new_password) == 302
