@@ -201,4 +201,4 @@ class AuditCheckpointAdmin(ReadOnlyAuditAdmin):
     def verdict(self, checkpoint: AuditCheckpoint) -> SafeString | str:
         if checkpoint.ok:
             return "intact"
-        return format_html('<span class="alarm alarm-label">{}</span>', "BROKEN")
+        return format_html('<span class="alarm">{}</span>', "BROKEN")

@@ -34,7 +34,7 @@ Display = Callable[[Any], Any]
 
 def alarm_label(text: str) -> SafeString:
     """A red label: an alarm must never read as a green tick."""
-    return format_html('<span class="alarm alarm-label">{}</span>', text)  # casino/static/casino/admin.css
+    return format_html('<span class="alarm">{}</span>', text)  # casino/static/casino/admin.css
 
 
 def chips_table(chips: Mapping[str, int] | None) -> SafeString:
