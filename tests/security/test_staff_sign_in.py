@@ -5,12 +5,16 @@ every refusal is in the audit trail, a flood of them summarised.
 Transactional: refusals are recorded after the request's transaction, as in production."""
 
 import datetime as dt
+import re
+import threading
 from collections.abc import Callable
 
 import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
+from django.http import HttpResponse
 from django.test import Client
 from django.utils import timezone
 
@@ -27,6 +31,10 @@ ADDRESS_LIMIT = settings.CASINO_STAFF_ADDRESS_SIGN_IN_FAILURES
 LOCKED_TEXT = "This account is locked after too many failed sign-ins. An administrator unlocks it."
 WRONG_TEXT = "Your username and password did not match."
 Staff = Callable[..., ProvisionedStaff]
+
+
+def alerts(page: HttpResponse) -> list[str]:
+    return re.findall(r'<p class="alarm" role="alert">([^<]*)</p>', page.content.decode())
 
 
 def events(event_type: str) -> list[AuditEvent]:
@@ -54,8 +62,8 @@ def test_wrong_passwords_lock_the_account_and_the_right_one_is_then_refused_with
 
     assert right.status_code == wrong.status_code == 200
     assert LOCKED_TEXT in right.content.decode()
-    # The same page whether the password was right or not (bar the CSRF token and the typed name).
-    assert right.content.decode().count("alarm") == wrong.content.decode().count("alarm")
+    # The same answer whether the password was right or not.
+    assert alerts(right) == alerts(wrong) == [LOCKED_TEXT]
     assert not signed_in(browser)
     assert browser.get("/floor/").status_code == 302  # still asked to sign in
 
@@ -276,3 +284,35 @@ def test_an_admin_sets_a_staff_members_password_in_the_admin_site(staff_member: 
     assert answer.status_code == 302
     assert sign_in(from_address("198.51.100.70"), boss.user.username, PASSWORD) == 200
     assert sign_in(from_address("198.51.100.70"), boss.user.username, new_password) == 302
+
+
+def test_parallel_guesses_are_counted_one_after_the_other_and_none_slips_past_the_lock(
+    staff_member: Staff,
+) -> None:
+    boss = staff_member("pit_boss")
+    threads, guesses = 4, 3
+    answers: list[list[str]] = []
+    lock = threading.Lock()
+
+    def guess(address: str) -> None:
+        try:
+            browser = from_address(address)
+            for i in range(guesses):
+                page = browser.post("/floor/login/", {"username": boss.user.username, "password": f"g-{i}"})
+                with lock:
+                    answers.append(alerts(page))
+        finally:
+            connection.close()
+
+    workers = [threading.Thread(target=guess, args=(f"198.51.100.{80 + n}",)) for n in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+
+    counted = StaffSignInLock.objects.get(username=boss.user.username)
+    assert (counted.failures, counted.locked_at is not None) == (LIMIT, True)
+    assert answers.count([WRONG_TEXT + " Try again."]) == LIMIT - 1
+    assert answers.count([LOCKED_TEXT]) == threads * guesses - (LIMIT - 1)
+    assert len(events("security.staff_locked_out")) == 1
+    assert verify_chain().ok
