@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
-from django.http import HttpResponse
+from django.http import HttpResponseBase
 from django.test import Client
 from django.utils import timezone
 
@@ -33,8 +33,8 @@ WRONG_TEXT = "Your username and password did not match."
 Staff = Callable[..., ProvisionedStaff]
 
 
-def alerts(page: HttpResponse) -> list[str]:
-    return re.findall(r'<p class="alarm" role="alert">([^<]*)</p>', page.content.decode())
+def alerts(page: HttpResponseBase) -> list[str]:
+    return re.findall(r"<p class=\"alarm\" role=\"alert\">([^<]*)</p>", page.content.decode())  # type: ignore[attr-defined]
 
 
 def events(event_type: str) -> list[AuditEvent]:
