@@ -28,8 +28,6 @@ from audit.services import record_event
 from kernel.formatting import local_time
 from kernel.forms import GamingDayField
 
-ALARM_STYLE = "color:#fff;background:#b42318;font-weight:bold;padding:1px 6px;border-radius:3px"
-
 
 def may_read_audit(request: HttpRequest) -> bool:
     cached = getattr(request, "_audit_may_read", None)
@@ -203,4 +201,4 @@ class AuditCheckpointAdmin(ReadOnlyAuditAdmin):
     def verdict(self, checkpoint: AuditCheckpoint) -> SafeString | str:
         if checkpoint.ok:
             return "intact"
-        return format_html('<span class="alarm" style="{}">{}</span>', ALARM_STYLE, "BROKEN")
+        return format_html('<span class="alarm">{}</span>', "BROKEN")

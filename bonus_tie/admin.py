@@ -33,8 +33,6 @@ from kernel.formatting import local_time
 
 logger = logging.getLogger(__name__)
 
-FLAG_STYLE = "background:#f8d7da;color:#842029;font-weight:bold"
-OK_STYLE = "background:#d1e7dd;color:#0f5132"
 NO_FIGURE = "—"
 
 
@@ -54,8 +52,8 @@ def flags_html(report: Mapping[str, Any] | None) -> SafeString:
     if flagged is None:
         return format_html("<span>{}</span>", "report pending")
     if flagged:
-        return format_html('<span style="{}">FLAGGED: {}</span>', FLAG_STYLE, ", ".join(flagged))
-    return format_html('<span style="{}">{}</span>', OK_STYLE, "no flags")
+        return format_html('<span class="flag-label">FLAGGED: {}</span>', ", ".join(flagged))
+    return format_html('<span class="ok-label">{}</span>', "no flags")
 
 
 def primary_html(primary: Mapping[str, Any] | None) -> SafeString:
@@ -127,10 +125,10 @@ def report_html(report: Mapping[str, Any] | None, *, missing: str = "") -> SafeS
     )
     steering_rows = format_html_join(
         "",
-        '<tr style="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>',
+        '<tr class="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>',
         (
             (
-                FLAG_STYLE if row["flagged"] else "",
+                "flagged" if row["flagged"] else "",
                 row["label"],
                 f"{row['bonus_stake']:.2f}",
                 _pct(row["basic_strategy_edge"], 3),
@@ -267,7 +265,7 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
         pays = pays_in_order(row.pays)
         straight = "/".join(str(pays.get(kind, "?")) for kind in ("T17", "T18", "T19", "T20", "T21", "TBJ"))
         return format_html(
-            '<span style="white-space:nowrap">{}, LS {}, RS {}</span>',
+            '<span class="nowrap">{}, LS {}, RS {}</span>',
             straight,
             pays.get("LS"),
             pays.get("RS"),

@@ -39,12 +39,13 @@ from casino.models import (
     Shoe,
     StaffProfile,
     StaffRole,
+    StaffSignInLock,
     Table,
     TableLimit,
     Terminal,
     Wager,
 )
-from casino.services import terminals
+from casino.services import staff_sign_in, terminals
 from casino.services.provisioning import site_flags
 from kernel.errors import ServiceError
 from kernel.formatting import dollars, local_time
@@ -502,3 +503,36 @@ class AccountAdmin(ReadOnlyAdmin):
     list_display = ["id", "kind", "table"]
     list_filter = ["kind"]
     list_select_related = ["table"]
+
+
+@admin.register(StaffSignInLock)
+class StaffSignInLockAdmin(ReadOnlyAdmin):
+    """Usernames with failed sign-ins (casino.services.staff_sign_in): admins unlock a locked one.
+    A staff member's password is changed on their user's page ("Users"), or with `manage.py
+    changepassword`; they change their own on the floor console."""
+
+    list_display = ["username", "failures", "failures_since", "lockout"]
+    list_filter = [("locked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["username"]
+    actions = ["unlock"]
+
+    @admin.display(description="Locked out", ordering="locked_at")
+    def lockout(self, lock: StaffSignInLock) -> SafeString | str:
+        if lock.locked_at is None:
+            return "-"
+        return alarm_label(f"Locked out since {local_time(lock.locked_at)}")
+
+    def has_unlock_permission(self, request: HttpRequest) -> bool:
+        return role_of(request) == StaffRole.ADMIN
+
+    @admin.action(description="Unlock (after too many failed sign-ins)", permissions=["unlock"])
+    def unlock(self, request: HttpRequest, queryset: QuerySet[StaffSignInLock]) -> None:
+        for lock in queryset.order_by("pk"):
+            try:
+                staff_sign_in.unlock_staff_sign_in(
+                    username=lock.username, actor=_actor(request), now=timezone.now()
+                )
+            except ServiceError as error:
+                self.message_user(request, f"Not unlocked: {error.detail}", messages.WARNING)
+            else:
+                self.message_user(request, f"Unlocked {lock.username}.", messages.SUCCESS)

@@ -4,6 +4,7 @@ environment variable (see `.env.example`); nothing here is per machine."""
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -36,6 +37,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "csp",
     "pgtrigger",
     "pghistory",
     "kernel",
@@ -52,6 +54,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside the session and CSRF middleware, so it sees (and marks) the cookies they set.
+    "config.middleware.SecureCookiesOnSecureRequests",
+    "config.middleware.NoStoreForSignedInAndApi",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.RefuseUnreadableCharset",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -61,6 +67,7 @@ MIDDLEWARE = [
     "audit.middleware.RequestContextMiddleware",
     "config.middleware.CasinoLocalTimeForStaffPages",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "config.middleware.StaffSessionTimeouts",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -70,6 +77,9 @@ ROOT_URLCONF = "config.urls"
 LOGIN_URL = "floor:login"
 LOGIN_REDIRECT_URL = "floor:home"
 LOGOUT_REDIRECT_URL = "floor:login"
+# Staff sign in with a password through this backend only: it throttles and locks (see
+# casino.services.staff_sign_in and docs/security.md).
+AUTHENTICATION_BACKENDS = ["floor.sign_in.ThrottledModelBackend"]
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -212,11 +222,65 @@ CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
 CELERY_TIMEZONE = CASINO_TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(BASE_DIR / ".local" / "celerybeat-schedule")
 
-if not DEBUG:
-    SESSION_COOKIE_HTTPONLY = True
-    CSRF_COOKIE_HTTPONLY = True
-    X_FRAME_OPTIONS = "DENY"
-    SECURE_CONTENT_TYPE_NOSNIFF = True
+# --- security (docs/security.md) -------------------------------------------------------------
+# The same in every mode, the demo and development included, so a probe of any deployment sees
+# what production sends.
+# The reverse proxy terminates TLS and says so in X-Forwarded-Proto; it must set (never pass on)
+# that header. Set DJANGO_TRUST_X_FORWARDED_PROTO=0 when the service is reached without one.
+if env.bool("DJANGO_TRUST_X_FORWARDED_PROTO", default=True):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Cookies: never readable by scripts, SameSite always; Secure on every response to a secure
+# request (config.middleware.SecureCookiesOnSecureRequests: the *_COOKIE_SECURE settings are
+# static, and the demo is also reached over plain HTTP).
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+# HSTS: SecurityMiddleware sends it on secure requests only.
+SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+# `check --deploy` warns of what is done another way here: Secure cookies by the middleware above
+# on every secure request (W012, W016); the redirect from HTTP to HTTPS by the proxy, since the
+# demo and development serve plain HTTP (W008).
+SILENCED_SYSTEM_CHECKS = ["security.W008", "security.W012", "security.W016"]
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Staff sessions (config.middleware.StaffSessionTimeouts): a session ends after this many minutes
+# without a request the staff member made (the floor's own refreshes do not count), and this
+# many hours after sign-in whatever happens.
+CASINO_STAFF_IDLE_MINUTES = env.int("CASINO_STAFF_IDLE_MINUTES", default=30)
+CASINO_STAFF_SESSION_HOURS = env.int("CASINO_STAFF_SESSION_HOURS", default=12)
+if CASINO_STAFF_IDLE_MINUTES < 1 or CASINO_STAFF_SESSION_HOURS < 1:
+    raise ImproperlyConfigured("CASINO_STAFF_IDLE_MINUTES and CASINO_STAFF_SESSION_HOURS are at least 1.")
+SESSION_COOKIE_AGE = CASINO_STAFF_SESSION_HOURS * 3600
+# Staff sign-in (casino.services.staff_sign_in): this many failed sign-ins for one username within
+# the window lock it until an admin unlocks it; this many failed sign-ins from one address (an
+# IPv6 /64) within its window make every sign-in from there refused until the window ends.
+CASINO_STAFF_LOCKOUT_FAILURES = env.int("CASINO_STAFF_LOCKOUT_FAILURES", default=5)
+CASINO_STAFF_LOCKOUT_WINDOW_SECONDS = env.int("CASINO_STAFF_LOCKOUT_WINDOW_SECONDS", default=900)
+CASINO_STAFF_ADDRESS_SIGN_IN_FAILURES = env.int("CASINO_STAFF_ADDRESS_SIGN_IN_FAILURES", default=10)
+CASINO_STAFF_ADDRESS_SIGN_IN_WINDOW_SECONDS = env.int(
+    "CASINO_STAFF_ADDRESS_SIGN_IN_WINDOW_SECONDS", default=900
+)
+# Content-Security-Policy (django-csp): everything from this origin, no inline script or style,
+# no framing. The API docs pages relax it for themselves only (config/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        # Django admin's and the console's icons are SVG files; some widgets use data: images.
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 LOGGING = {
     "version": 1,

@@ -1,8 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from config.api_docs import redoc_view, schema_view, swagger_view
 from config.health import healthz
 
 urlpatterns = [
@@ -10,9 +10,10 @@ urlpatterns = [
     path("", RedirectView.as_view(pattern_name="floor:home"), name="root"),
     path("floor/", include("floor.urls")),
     path("admin/", admin.site.urls),
-    path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    # For signed-in staff only (config.api_docs).
+    path("api/v1/schema/", schema_view, name="schema"),
+    path("api/v1/docs/", swagger_view, name="api-docs"),
+    path("api/v1/redoc/", redoc_view, name="api-redoc"),
     path("api/v1/audit/", include("audit.api.urls")),
     path("api/v1/paytables/", include("bonus_tie.api.urls")),
     path("api/v1/specials/", include("specials.api.urls")),

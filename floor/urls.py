@@ -1,18 +1,23 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.http import require_http_methods, require_safe
+
+from floor.sign_in import StaffLoginView, StaffPasswordChangeDoneView, StaffPasswordChangeView
 
 app_name = "floor"
 
 urlpatterns = [
-    path(
-        "login/",
-        # Its form view would take a PUT as a POST: every console page answers 405 to PUT, PATCH, DELETE.
-        auth_views.LoginView.as_view(
-            template_name="floor/login.html", http_method_names=["get", "head", "post", "options"]
-        ),
-        name="login",
-    ),
+    path("login/", StaffLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The method is checked before the sign-in, as on every console page.
+    path(
+        "password/",
+        require_http_methods(["GET", "HEAD", "POST", "OPTIONS"])(StaffPasswordChangeView.as_view()),
+        name="password_change",
+    ),
+    path(
+        "password/changed/", require_safe(StaffPasswordChangeDoneView.as_view()), name="password_change_done"
+    ),
     path("", include("floor.live.urls")),
     path("tables/", include("floor.operations.urls")),
     path("rule-changes/", include("floor.rule_changes.urls")),

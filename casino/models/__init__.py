@@ -52,6 +52,7 @@ from casino.models.rounds import (
 )
 from casino.models.rule_changes import OPEN_RULE_CHANGE_STATES, RuleChangeStatus, TableRuleChange
 from casino.models.soft_counts import WHOLE_DAY, SoftCount
+from casino.models.staff_sign_in import StaffSignInLock, StaffSignInThrottle
 from casino.models.title31 import CashDirection, CtrWorksheet, MtlEntry
 
 __all__ = [
@@ -101,6 +102,8 @@ __all__ = [
     "SoftCount",
     "StaffProfile",
     "StaffRole",
+    "StaffSignInLock",
+    "StaffSignInThrottle",
     "StaffToken",
     "Table",
     "TableInventory",

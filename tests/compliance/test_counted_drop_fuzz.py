@@ -16,11 +16,16 @@ from config.wsgi import application
 from tests.casino.accounting.conftest import Clock
 from tests.compliance.counted_drop_support import fixed_clock, record_count
 from tests.conftest import TableActors
-from tests.schema.fuzzing import FUZZ_SETTINGS, Refusals, checks_for, connection_kept, with_fresh_key
-
-schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", application).include(
-    path_regex="^/api/v1/soft-counts/"
+from tests.schema.fuzzing import (
+    FUZZ_SETTINGS,
+    Refusals,
+    api_schema,
+    checks_for,
+    connection_kept,
+    with_fresh_key,
 )
+
+schema = api_schema(application).include(path_regex="^/api/v1/soft-counts/")
 
 REFUSALS: dict[str, Refusals] = {
     # Bills are the denominations in circulation, the shift one of the casino's, the period begun,

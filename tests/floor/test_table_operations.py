@@ -450,7 +450,8 @@ def test_the_printed_slip_has_its_number_amount_in_words_people_and_signature_li
         "$2,050.00",
         "Two thousand fifty dollars and 00/100",
         "2026-11-20 10:00 PST",
-        "window.print()",
+        "data-print>Print</button>",
+        "floor/console.js",
     ]:
         assert text in page, text
     for line in ["Dealer", "Floor supervisor", "Cage cashier", "Runner", "Security"]:

@@ -24,6 +24,7 @@ TAKE_A_FORM = frozenset(
     {
         "login",
         "logout",
+        "password_change",
         "cage",
         "count",
         "count_sign",

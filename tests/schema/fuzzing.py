@@ -8,8 +8,11 @@ from contextlib import contextmanager
 from typing import Any
 
 import schemathesis
+from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -40,6 +43,20 @@ FUZZ_SETTINGS = settings(
 )
 
 Refusals = Mapping[int, frozenset[str]]
+SCHEMA_PATH = "/api/v1/schema/"
+
+
+def api_schema(application: WSGIHandler) -> Any:
+    """The API's schema as `SCHEMA_PATH` serves it, generated in the process: the schema view
+    answers signed-in staff only, and there is no database to sign in with while tests are
+    collected. Schemathesis calls `application` with it."""
+    generated = SchemaGenerator().get_schema(request=None, public=True)
+    loaded = schemathesis.openapi.from_dict(json.loads(OpenApiJsonRenderer().render(generated)))
+    loaded.app = application
+    loaded.location = SCHEMA_PATH
+    return loaded
+
+
 IDEMPOTENCY_KEY = "Idempotency-Key"
 
 

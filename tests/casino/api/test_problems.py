@@ -31,14 +31,16 @@ def test_unknown_admin_path_keeps_html_404() -> None:
     assert not response["Content-Type"].startswith(PROBLEM)
 
 
-def test_schema_is_served_as_openapi(client) -> None:
+def test_schema_is_served_as_openapi(make_staff) -> None:
+    _, client = make_staff("compliance")
     response = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
 
     assert response.status_code == 200
     assert response.json()["openapi"].startswith("3.")
 
 
-def test_docs_page_renders_without_network(client) -> None:
+def test_docs_page_renders_without_network(make_staff) -> None:
+    _, client = make_staff("compliance")
     response = client.get("/api/v1/docs/")
 
     assert response.status_code == 200
