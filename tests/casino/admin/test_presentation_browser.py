@@ -9,29 +9,13 @@ import pytest
 from django.utils import timezone
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
 
 from casino.services.provisioning import create_staff, provision_table
 from tests.casino.accounting.conftest import ok, open_table, play_round, request_slip, wager
-from tests.casino.admin.test_admin_browser import (  # noqa: F401  (the browser fixture)
-    WAIT_SECONDS,
-    browser,
-    log_in,
-)
 from tests.conftest import TableActors, client_with_token, post, restore_migrated_rows
-from tests.floor.conftest import SCREENSHOTS
+from tests.support.console import SCREENSHOTS, admin_log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def body_text(chrome: WebDriver) -> str:
-    return str(chrome.find_element(By.TAG_NAME, "body").text)
-
-
-def wait_for_text(chrome: WebDriver, text: str) -> str:
-    """Wait until the page shows `text`; return the page's text then."""
-    WebDriverWait(chrome, WAIT_SECONDS).until(lambda b: text in body_text(b))
-    return body_text(chrome)
 
 
 def screenshot(chrome: Any, name: str) -> None:
@@ -46,7 +30,7 @@ def screenshot(chrome: Any, name: str) -> None:
 
 
 def test_a_pit_boss_reads_the_admin_in_dollars_local_time_and_proper_names(
-    browser: WebDriver,  # noqa: F811
+    chromium: WebDriver,
     live_server: Any,
 ) -> None:
     restore_migrated_rows()
@@ -64,10 +48,10 @@ def test_a_pit_boss_reads_the_admin_in_dollars_local_time_and_proper_names(
         [{"seat": 2, "hand": 0, "action": "stand"}],
     )
     create_staff(username="boss-show", role="pit_boss", password="boss-show-2026", now=timezone.now())
-    log_in(browser, live_server.url, "boss-show", "boss-show-2026")
+    boss = admin_log_in(chromium, live_server.url, "boss-show", "boss-show-2026")
 
-    browser.get(f"{live_server.url}/admin/")
-    index = wait_for_text(browser, "Table inventories")
+    boss.open("/admin/")
+    index = boss.wait_for_text("Table inventories")
     for label in ("Buy-ins", "Chip slips", "Ledger accounts", "Staff members", "Specials rounds", "Matches",
                   "Paytable versions"):  # fmt: skip
         assert label in index
@@ -75,33 +59,33 @@ def test_a_pit_boss_reads_the_admin_in_dollars_local_time_and_proper_names(
         assert app.upper() in index
     assert "AUDIT TRAIL" not in index  # compliance's
     assert "inventorys" not in index.lower()
-    floor_link = browser.find_element(By.CSS_SELECTOR, "#site-name a.floor-console")
+    floor_link = chromium.find_element(By.CSS_SELECTOR, "#site-name a.floor-console")
     assert (floor_link.text, floor_link.get_attribute("href")) == (
         "Floor console",
         f"{live_server.url}/floor/",
     )
     assert "object (" not in index
-    screenshot(browser, "admin-index-pit_boss")
+    screenshot(chromium, "admin-index-pit_boss")
 
-    browser.get(f"{live_server.url}/admin/casino/round/{played['id']}/change/")
-    page = wait_for_text(browser, "House net -$90.00")
-    wagers = browser.find_element(By.ID, "wagers-group").text
+    boss.open(f"/admin/casino/round/{played['id']}/change/")
+    page = boss.wait_for_text("House net -$90.00")
+    wagers = chromium.find_element(By.ID, "wagers-group").text
     assert "$100.00" in wagers
     assert "$2.00" in wagers
-    cards = browser.find_element(By.ID, "events-group").text
+    cards = chromium.find_element(By.ID, "events-group").text
     assert "CARDS AND ACTIONS, IN DEALING ORDER" in cards.upper()
-    dealt = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#events-group td.field-card")]
+    dealt = [cell.text for cell in chromium.find_elements(By.CSS_SELECTOR, "#events-group td.field-card")]
     assert [card for card in dealt if card not in ("", "-")] == ["TS", "9H", "8C", "9D"]  # in dealing order
-    settlement = browser.find_element(By.CSS_SELECTOR, "table.settlement").text
+    settlement = chromium.find_element(By.CSS_SELECTOR, "table.settlement").text
     assert "$92.00" in settlement
     assert "Paid $192.00" in settlement
     assert f"Round {played['id']} at BJ-SHOW (settled)" in page
     assert "object (" not in page
-    screenshot(browser, "admin-round-pit_boss")
+    screenshot(chromium, "admin-round-pit_boss")
 
-    browser.get(f"{live_server.url}/admin/casino/chipslip/{fill['id']}/change/")
-    page = wait_for_text(browser, f"Fill #{fill['number']} BJ-SHOW $300.00")
-    chips = browser.find_element(By.CSS_SELECTOR, "table.chips")
+    boss.open(f"/admin/casino/chipslip/{fill['id']}/change/")
+    page = boss.wait_for_text(f"Fill #{fill['number']} BJ-SHOW $300.00")
+    chips = chromium.find_element(By.CSS_SELECTOR, "table.chips")
     rows = [
         [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
         for row in chips.find_elements(By.CSS_SELECTOR, "tbody tr")
@@ -110,4 +94,4 @@ def test_a_pit_boss_reads_the_admin_in_dollars_local_time_and_proper_names(
     assert "$300.00" in chips.find_element(By.TAG_NAME, "tfoot").text
     assert "object (" not in page
     assert '"10000"' not in page
-    screenshot(browser, "admin-slip-pit_boss")
+    screenshot(chromium, "admin-slip-pit_boss")

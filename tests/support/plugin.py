@@ -1,0 +1,86 @@
+"""The test-support plugin (registered by tests/conftest.py): the one headless Chromium, the floor
+console fixture, and the `browser` and `slow` markers.
+
+- `chromium`: the suite's one Chromium (started once per run, tests/support/browser.py), handed to
+  a test with no cookies and left on about:blank after it, so that no page polls a live server
+  the test no longer runs. Every browser test uses it, directly or through `console`.
+- `console(role, pits=[...])`: a staff member of `role` assigned to `pits`, signed in on the
+  floor console; returns their `Console` (tests/support/console.py).
+- Markers: every test that uses `chromium` is marked `browser`; the tests listed in `SLOW` (more
+  than about 5 s each on a quiet machine, measured with `pytest --durations`) are marked `slow`.
+  `make test-fast` runs the others: `pytest -m "not browser and not slow"`.
+"""
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from casino.models import Pit, StaffProfile
+from casino.services.provisioning import create_staff
+from tests.support.browser import GuardedChrome, chromium_driver
+from tests.support.console import Console, sign_in
+
+TESTS = Path(__file__).resolve().parents[1]
+
+# Tests that take more than about 5 s each (`pytest --durations=80` over the whole suite): a
+# module's path under tests/, with the names of its slow tests (a parametrized test by its
+# function's name), or "*" for every test of the module.
+SLOW: dict[str, tuple[str, ...]] = {}
+
+
+@pytest.fixture(scope="session")
+def _chromium_process() -> Iterator[GuardedChrome]:
+    with chromium_driver() as chrome:
+        yield chrome
+
+
+@pytest.fixture
+def chromium(_chromium_process: GuardedChrome) -> Iterator[GuardedChrome]:
+    _chromium_process.get("about:blank")
+    yield _chromium_process
+    _chromium_process.delete_all_cookies()
+    _chromium_process.get("about:blank")
+
+
+@pytest.fixture
+def console(chromium: GuardedChrome, live_server: Any) -> Callable[..., Console]:
+    counter = iter(range(1000))
+
+    def make(role: str, *, pits: tuple[Pit, ...] = ()) -> Console:
+        username = f"{role}-{next(counter)}"
+        password = f"{role}-pass-2026"
+        staff = create_staff(username=username, role=role, password=password, now=timezone.now())
+        StaffProfile.objects.get(user_id=staff.user.pk).pits.set(pits)
+        return sign_in(chromium, live_server.url, username, password)
+
+    return make
+
+
+def _slow_names(item: pytest.Item) -> tuple[str, ...]:
+    try:
+        module = Path(str(item.path)).resolve().relative_to(TESTS).as_posix()
+    except ValueError:
+        return ()
+    return SLOW.get(module, ())
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if "chromium" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+        names = _slow_names(item)
+        function = getattr(item, "originalname", item.name)
+        if "*" in names or function in names:
+            item.add_marker(pytest.mark.slow)
+    # A name in SLOW that its module no longer defines would leave a slow test in `make test-fast`.
+    modules = {Path(str(item.path)).resolve(): item for item in items if isinstance(item, pytest.Function)}
+    for path, item in modules.items():
+        for name in _slow_names(item):
+            if name != "*" and not hasattr(item.module, name.split("::")[0]):
+                raise pytest.UsageError(
+                    f"tests/support/plugin.py SLOW names {name}, which tests/{path.relative_to(TESTS)} does not define"
+                )
