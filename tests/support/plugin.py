@@ -25,10 +25,41 @@ from tests.support.console import Console, sign_in
 
 TESTS = Path(__file__).resolve().parents[1]
 
-# Tests that take more than about 5 s each (`pytest --durations=80` over the whole suite): a
-# module's path under tests/, with the names of its slow tests (a parametrized test by its
-# function's name), or "*" for every test of the module.
-SLOW: dict[str, tuple[str, ...]] = {}
+# Tests that take more than about 5 s each (`pytest --durations=80` over the whole suite on a loaded
+# machine, 2026-11-27): a module's path under tests/, with the names of its slow tests (a
+# parametrized test by its function's name, a test class's as `Class::method`), or "*" for every
+# test of the module (those that start processes: the service, manage.py, a Celery worker).
+SLOW: dict[str, tuple[str, ...]] = {
+    "operators/test_run_service.py": ("*",),
+    "operators/test_readme_commands.py": ("*",),
+    "operators/test_manage_py.py": ("*",),
+    "casino/accounting/test_celery_worker.py": ("*",),
+    "casino/accounting/test_tasks_and_command.py": (
+        "test_from_the_shell_a_bad_argument_is_one_line_and_a_non_zero_exit",
+    ),
+    "casino/test_settings.py": (
+        "test_a_missing_secret_in_production_mode_is_a_clear_startup_error",
+        "test_debug_is_off_unless_asked",
+        "test_debug_mode_runs_without_a_secret",
+    ),
+    # Hypothesis and Schemathesis, and exact figures computed over whole shoes.
+    "specials/api/test_simulator.py": ("test_random_matches_agree_with_the_model",),
+    "specials/api/test_schema_fuzz.py": ("*",),
+    "casino/engine/test_round_properties.py": (
+        "test_any_legal_round_settles_conserving_money_within_the_odds",
+        "test_thousands_of_seeded_rounds_settle_conserving_money_within_the_odds",
+        "TestRoundMachine::runTest",
+    ),
+    "bonus_tie/engine/test_primary_outcomes.py": (
+        "test_six_deck_s17_das_standard_deviation_is_the_published_figure",
+    ),
+    "bonus_tie/engine/test_exact_figures.py": (
+        "test_six_deck_s17_das_house_edge_with_re_splits_to_four_is_the_published_figure",
+        "test_exact_re_splits_equal_whole_rounds_played_out",
+        "test_the_dealer_distribution_adds_up_to_exactly_one",
+    ),
+    "compliance/test_report_documents.py": ("test_two_pdf_renders_differ_only_in_the_generated_at_line",),
+}
 
 
 @pytest.fixture(scope="session")
@@ -74,7 +105,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         names = _slow_names(item)
         function = getattr(item, "originalname", item.name)
-        if "*" in names or function in names:
+        in_class = f"{item.parent.name}::{function}" if getattr(item, "cls", None) and item.parent else ""
+        if "*" in names or function in names or in_class in names:
             item.add_marker(pytest.mark.slow)
     # A name in SLOW that its module no longer defines would leave a slow test in `make test-fast`.
     modules = {Path(str(item.path)).resolve(): item for item in items if isinstance(item, pytest.Function)}
