@@ -199,22 +199,27 @@ def acting(action: Callable[[WebDriver], None]) -> Callable[[WebDriver], bool]:
     return act
 
 
+def _loaded(driver: WebDriver, unlike: str = "") -> bool:
+    """Whether the window shows a loaded document other than the one of token `unlike`."""
+    try:
+        token, _url, state = cast(GuardedChrome, driver).document()
+    except WebDriverException:  # the old page is unloading as the script runs
+        return False
+    return token != unlike and state == "complete"
+
+
+def wait_for_load(driver: WebDriver) -> None:
+    """Wait until the current page is loaded."""
+    wait_until(driver, _loaded, what="the page to load")
+
+
 def click_and_wait_for_new_page(driver: WebDriver, css: str) -> None:
     """Click what `css` finds (a link, a form's button) and wait until the page it opens is loaded."""
-    guarded = cast(GuardedChrome, driver)
-    before = guarded.document()[0]
+    before = cast(GuardedChrome, driver).document()[0]
     wait_until(
         driver, acting(lambda b: b.find_element("css selector", css).click()), what=f"a click on {css}"
     )
-
-    def loaded(_: WebDriver) -> bool:
-        try:
-            token, _url, state = guarded.document()
-        except WebDriverException:  # the old page is unloading as the script runs
-            return False
-        return token != before and state == "complete"
-
-    wait_until(driver, loaded, what=f"the page {css} opens")
+    wait_until(driver, lambda b: _loaded(b, unlike=before), what=f"the page {css} opens")
 
 
 CHROMIUM_FLAGS = (

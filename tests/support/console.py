@@ -18,7 +18,14 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select
 
-from tests.support.browser import acting, body_text, click_and_wait_for_new_page, wait_for_text, wait_until
+from tests.support.browser import (
+    acting,
+    body_text,
+    click_and_wait_for_new_page,
+    wait_for_load,
+    wait_for_text,
+    wait_until,
+)
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / ".local" / "screenshots"
 
@@ -32,12 +39,12 @@ class Console:
     username: str
 
     def open(self, path: str) -> None:
-        """Load `path` and wait for its heading."""
+        """Load `path` and wait until the page is loaded."""
         self.browser.get(f"{self.base_url}{path}")
-        self.wait_for(lambda b: b.find_elements(By.TAG_NAME, "h1"))
+        wait_for_load(self.browser)
 
-    def wait_for(self, condition: Callable[[WebDriver], T]) -> T:
-        return wait_until(self.browser, condition)
+    def wait_for(self, condition: Callable[[WebDriver], T], what: str = "") -> T:
+        return wait_until(self.browser, condition, what=what)
 
     def wait_for_text(self, text: str) -> str:
         """Wait until the page shows `text`; return the page's text then."""
@@ -48,11 +55,11 @@ class Console:
 
     def read(self, css: str) -> str:
         """The text of what `css` finds, once it is on the page."""
-        return self.wait_for(lambda b: (str(b.find_element(By.CSS_SELECTOR, css).text),))[0]
+        return self.wait_for(lambda b: (str(b.find_element(By.CSS_SELECTOR, css).text),), css)[0]
 
     def attribute(self, css: str, name: str) -> str | None:
         """An attribute (or property) of what `css` finds, once it is on the page."""
-        return self.wait_for(lambda b: (b.find_element(By.CSS_SELECTOR, css).get_attribute(name),))[0]
+        return self.wait_for(lambda b: (b.find_element(By.CSS_SELECTOR, css).get_attribute(name),), css)[0]
 
     def heading(self) -> str:
         return self.read("h1")
@@ -60,11 +67,11 @@ class Console:
     def find(self, css: str) -> WebElement:
         """What `css` finds, once it is on the page: for a page that stays (no htmx polling), to be
         read before the next navigation."""
-        return self.wait_for(lambda b: b.find_element(By.CSS_SELECTOR, css))
+        return self.wait_for(lambda b: b.find_element(By.CSS_SELECTOR, css), css)
 
     def click(self, css: str) -> None:
         """Click what `css` finds on this page (a radio, an option, a disclosure): no navigation."""
-        self.wait_for(acting(lambda b: b.find_element(By.CSS_SELECTOR, css).click()))
+        self.wait_for(acting(lambda b: b.find_element(By.CSS_SELECTOR, css).click()), css)
 
     def follow(self, css: str) -> None:
         """Click a link or a form's button and wait until the page it opens is loaded."""
@@ -79,7 +86,7 @@ class Console:
             field.send_keys(text)
             return True
 
-        self.wait_for(typed)
+        self.wait_for(typed, css)
 
     def select(self, css: str, visible_text: str) -> None:
         """Choose the option showing `visible_text` in the list `css` finds."""

@@ -11,6 +11,7 @@ console fixture, and the `browser` and `slow` markers.
   `make test-fast` runs the others: `pytest -m "not browser and not slow"`.
 """
 
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -63,9 +64,15 @@ SLOW: dict[str, tuple[str, ...]] = {
 
 
 @pytest.fixture(scope="session")
-def _chromium_process() -> Iterator[GuardedChrome]:
+def _chromium_process(django_db_setup: None) -> Iterator[GuardedChrome]:
     with chromium_driver() as chrome:
         yield chrome
+    # Each keep-alive connection of Chromium to the live server holds a request thread, and that
+    # thread a database session (CONN_MAX_AGE): they end once Chromium has quit. Wait for them, or
+    # the test database cannot be dropped after the run.
+    for thread in threading.enumerate():
+        if "process_request_thread" in thread.name:
+            thread.join(timeout=30)
 
 
 @pytest.fixture
