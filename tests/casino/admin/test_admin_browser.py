@@ -11,9 +11,26 @@ from audit.context import AuditActor
 from casino.models import StaffProfile, TableLimit, TableRuleChange
 from casino.services.provisioning import create_staff, provision_table
 from casino.services.rule_changes import approve_rule_change
+from tests.support.browser import WAIT_SECONDS
 from tests.support.console import admin_log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+__all__ = [
+    "WAIT_SECONDS",
+    "browser",
+    "log_in",
+]  # what admin browser tests written before tests/support import
+
+
+@pytest.fixture
+def browser(chromium: WebDriver) -> WebDriver:
+    """The plugin's Chromium, by the name the admin browser tests first gave it."""
+    return chromium
+
+
+def log_in(browser: WebDriver, base: str, username: str, password: str) -> None:
+    admin_log_in(browser, base, username, password)
 
 
 def test_the_admin_shows_a_tables_limits_read_only_and_they_change_through_the_console(
