@@ -6,7 +6,7 @@ UV_VERSION := 0.13.9
 UV := .tools/bin/uv
 RUN := $(UV) run --locked --no-sync
 
-.PHONY: run test sync browser lint typecheck migrations-check pytest bench manage
+.PHONY: run test test-fast sync browser lint typecheck migrations-check pytest bench manage
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -47,6 +47,11 @@ migrations-check:
 
 pytest:
 	$(RUN) pytest
+
+# The quick loop while working: lint, then every test but the browser tests and the slow ones
+# (marked in tests/support/plugin.py). `make test` still runs everything.
+test-fast: sync lint
+	$(RUN) pytest -m "not browser and not slow"
 
 bench: sync
 	$(RUN) python bench/engine.py

@@ -16,6 +16,9 @@ from bonus_tie.models import PaytableVersion
 from casino.models import Account, AccountKind, Table
 from casino.services.provisioning import ProvisionedStaff, ProvisionedTable, create_staff, provision_table
 
+# The one Chromium, the console fixture, and the `browser` and `slow` markers.
+pytest_plugins = ["tests.support.plugin"]
+
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:

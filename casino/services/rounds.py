@@ -7,12 +7,13 @@ the cards an electronic shoe deals), writes the events, wagers and ledger
 entries, records the audit event, and returns the snapshot the API presents.
 """
 
+import contextlib
 import datetime as dt
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from audit.context import AuditActor
 from audit.services import record_event
@@ -267,6 +268,22 @@ def _place_stake(at: _RoundAtTable, *, cents: int, memo: str, now: dt.datetime) 
     )
 
 
+@contextlib.contextmanager
+def _one_open_round_per_table() -> Iterator[None]:
+    """The lock's statement reads the table's open rounds in its snapshot, taken before the lock
+    is granted: a round that another request opened and committed in between shows only here, as
+    the database refusing a second open round."""
+    try:
+        yield
+    except IntegrityError as exc:
+        if (
+            getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None)
+            == "round_one_open_per_table"
+        ):
+            raise ConflictError("round_in_progress", "The table already has an open round.") from exc
+        raise
+
+
 @transaction.atomic(savepoint=False)
 def open_round(
     *,
@@ -306,27 +323,28 @@ def open_round(
     opened = engine.open_round(seats=validated, rules=rules)
     penetration = rules_to_json(rules)["penetration_percent"]
     step = play.open_round(state=opened, shoe=shoe_in_play(shoe, penetration_percent=penetration))
-    round_ = Round.objects.create(
-        table=table,
-        shoe=shoe,
-        paytable=in_force.paytable,
-        rules=rules_to_json(rules),
-        opening=[
-            {
-                "seat": w.seat,
-                "player": players.get(w.seat) or "",
-                "primary_cents": w.primary_cents,
-                "bonus_cents": {str(kind): cents for kind, cents in w.bonus_cents.items()},
-            }
-            for w in validated
-        ],
-        aggregate_limit_cents=table.aggregate_limit_cents,
-        state=RoundState(str(step.state.phase)),
-        seq=0,
-        terminal=terminal,
-        dealer_id=terminal.dealer_id,
-        opened_at=now,
-    )
+    with _one_open_round_per_table():
+        round_ = Round.objects.create(
+            table=table,
+            shoe=shoe,
+            paytable=in_force.paytable,
+            rules=rules_to_json(rules),
+            opening=[
+                {
+                    "seat": w.seat,
+                    "player": players.get(w.seat) or "",
+                    "primary_cents": w.primary_cents,
+                    "bonus_cents": {str(kind): cents for kind, cents in w.bonus_cents.items()},
+                }
+                for w in validated
+            ],
+            aggregate_limit_cents=table.aggregate_limit_cents,
+            state=RoundState(str(step.state.phase)),
+            seq=0,
+            terminal=terminal,
+            dealer_id=terminal.dealer_id,
+            opened_at=now,
+        )
     at = _RoundAtTable(round_, state=opened, events_stored=0)
     at.write_with_step(
         _statements().insert_seats.statement(

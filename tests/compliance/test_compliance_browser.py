@@ -10,13 +10,13 @@ from casino.models import ChipRedemption
 from tests.casino.accounting.conftest import ok
 from tests.compliance.conftest import GAMING_DAY, cash_buy_in, new_patron
 from tests.conftest import TableActors
-from tests.floor.conftest import Console, chromium, console  # noqa: F401  (the browser fixtures)
+from tests.support.console import Console
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("title31_clock")]
 
 
 def test_compliance_reads_the_days_ctr_and_the_cashier_pays_out(
-    console: Callable[..., Console],  # noqa: F811  (the fixture imported above)
+    console: Callable[..., Console],
     open_tables: list[TableActors],
     supervisor_client: APIClient,
 ) -> None:
@@ -25,28 +25,28 @@ def test_compliance_reads_the_days_ctr_and_the_cashier_pays_out(
     ok(cash_buy_in(open_tables[1], 450_000, patron=ana), 201)
 
     compliance = console("compliance")
-    compliance.find(".mainnav a[href='/floor/compliance/']").click()
+    compliance.follow(".mainnav a[href='/floor/compliance/']")
     compliance.wait_for_text(f"Title 31 records: gaming day {GAMING_DAY.isoformat()}")
-    assert "$16,500.00" in compliance.find("#ctrs").text
-    assert "Needed" in compliance.find("#ctrs").text  # Ana is not identified
-    assert "BJ-T31-B" in compliance.find("#mtl").text
+    assert "$16,500.00" in compliance.read("#ctrs")
+    assert "Needed" in compliance.read("#ctrs")  # Ana is not identified
+    assert "BJ-T31-B" in compliance.read("#mtl")
     compliance.screenshot("compliance-day")
 
-    compliance.find("#identification-needed a").click()
+    compliance.follow("#identification-needed a")
     compliance.wait_for_text(f"Patron {ana}: Ana Ruiz")
-    assert "$16,500.00" in compliance.find("#patron-days").text
+    assert "$16,500.00" in compliance.read("#patron-days")
     compliance.screenshot("patron-page")
 
     compliance.open("/floor/patrons/?q=ruiz")
-    assert "Ana Ruiz" in compliance.find("#patrons").text
+    assert "Ana Ruiz" in compliance.read("#patrons")
     compliance.screenshot("patrons-find")
 
     cashier = console("cage_cashier")
     cashier.wait_for_text("Cage: chip redemptions")  # signing in lands the cashier at the cage
-    cashier.find("[name=amount]").send_keys("3,200")
-    cashier.find("[name=patron]").send_keys(str(ana))
-    cashier.find("#redemption button[type=submit]").click()
+    cashier.type_into("[name=amount]", "3,200")
+    cashier.type_into("[name=patron]", str(ana))
+    cashier.follow("#redemption button[type=submit]")
     cashier.wait_for_text("Paid $3,200.00 to patron")
-    assert "$3,200.00" in cashier.find("#redemptions").text
+    assert "$3,200.00" in cashier.read("#redemptions")
     cashier.screenshot("cage")
     assert ChipRedemption.objects.get().patron.number == ana  # type: ignore[union-attr]

@@ -6,13 +6,12 @@ from typing import Any
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
 
 from casino.models import SoftCount
 from tests.casino.accounting.conftest import Clock
 from tests.compliance.counted_drop_support import fixed_clock
 from tests.conftest import TableActors
-from tests.floor.conftest import Console, chromium, console  # noqa: F401  (the browser fixtures)
+from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,31 +23,31 @@ def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
 
 
 def test_two_members_of_the_count_team_enter_and_sign_a_count(
-    console: Callable[..., Console],  # noqa: F811  (the fixture imported above)
+    console: Callable[..., Console],
     make_table: Callable[..., TableActors],
 ) -> None:
     table = make_table("BJ-01", pit_name="Main pit")
     counter = console("count_team")
     counter.open("/floor/count/")
-    Select(counter.find("#id_table")).select_by_visible_text(f"{table.table}")
-    counter.find("#id_bills_10000").send_keys("4")
-    counter.find("#id_bills_2000").send_keys("2")
-    counter.find("#id_markers").send_keys("200.00")
-    counter.find("#soft-count button[type=submit]").click()
+    counter.select("#id_table", f"{table.table}")
+    counter.type_into("#id_bills_10000", "4")
+    counter.type_into("#id_bills_2000", "2")
+    counter.type_into("#id_markers", "200.00")
+    counter.follow("#soft-count button[type=submit]")
     counter.wait_for_text("$640.00 entered")  # 4 x $100 + 2 x $20 + a $200 marker
 
-    row = counter.find("#counts tbody tr")
-    assert "Awaiting a second signature" in row.text
-    assert not row.find_elements(By.CSS_SELECTOR, "button")  # the one who entered it cannot sign it
+    assert "Awaiting a second signature" in counter.read("#counts tbody tr")
+    # The one who entered it cannot sign it.
+    assert counter.browser.find_elements(By.CSS_SELECTOR, "#counts tbody tr button") == []
 
     checker = console("count_team")
     checker.open("/floor/count/")
-    checker.find("#counts tbody tr button[type=submit]").click()
+    checker.follow("#counts tbody tr button[type=submit]")
     checker.wait_for_text("is its counted drop")
 
-    row = checker.find("#counts tbody tr")
-    assert "In effect" in row.text
-    assert "$640.00" in row.text
+    row = checker.read("#counts tbody tr")
+    assert "In effect" in row
+    assert "$640.00" in row
     checker.screenshot("soft-count-count_team")
     count = SoftCount.objects.get()
     assert (count.total_cents, count.markers_cents, count.shift) == (64_000, 20_000, "day")

@@ -18,7 +18,7 @@ from tests.compliance.ratings_support import (
     win_19_against_17,
 )
 from tests.conftest import TableActors
-from tests.floor.conftest import Console, chromium, console  # noqa: F401  (the browser fixtures)
+from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_compliance_reads_the_days_ratings(
     make_table: Callable[..., TableActors],
     make_staff: Callable[[str], tuple[ProvisionedStaff, object]],
-    console: Callable[..., Console],  # noqa: F811  (the fixture imported above)
+    console: Callable[..., Console],
 ) -> None:
     main, high = make_table("BJ-01"), make_table("BJ-09", pit_name="High limit")
     for actors in (main, high):
@@ -49,18 +49,18 @@ def test_compliance_reads_the_days_ratings(
     reader.open("/floor/ratings/")
     reader.wait_for_text("Player ratings · gaming day")
     assert today in reader.heading()
-    rows = reader.find("#day-sessions tbody").text
+    rows = reader.read("#day-sessions tbody")
     assert "Ana Example" in rows
     assert "Ben Example" in rows
     # Ana's five rounds (tests/compliance/test_ratings.py checks them by hand): handle $237.00,
     # theo $2.83, actual -$155.00; Ben's one: $50.00, $0.20, -$50.00.
     assert "$237.00 $2.83 -$155.00" in rows
     assert "$50.00 $0.20 -$50.00" in rows
-    assert "$287.00 $3.03 -$205.00" in reader.find("#day-sessions tfoot").text
+    assert "$287.00 $3.03 -$205.00" in reader.read("#day-sessions tfoot")
     reader.screenshot("ratings-day-compliance")
 
-    reader.find(f'#day-sessions a[href="/floor/patrons/{ana}/"]').click()
+    reader.follow(f'#day-sessions a[href="/floor/patrons/{ana}/"]')
     reader.wait_for_text("Player rating")
-    assert "$237.00 $2.83 -$155.00" in reader.find("#patron-sessions tbody").text
+    assert "$237.00 $2.83 -$155.00" in reader.read("#patron-sessions tbody")
     reader.browser.execute_script("document.getElementById('patron-ratings').scrollIntoView()")
     reader.screenshot("ratings-patron-compliance")

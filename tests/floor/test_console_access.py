@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from casino.services.provisioning import create_staff, provision_table
-from tests.floor.conftest import Console
+from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

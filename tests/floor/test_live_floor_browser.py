@@ -13,14 +13,15 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from casino.models import StaffRole
 from tests.casino.api.test_rounds import open_shoe
 from tests.conftest import TableActors
-from tests.floor.conftest import Console, sign_in
 from tests.floor.test_live_floor import open_for_play, play_a_losing_hand, staff
+from tests.support.console import Console, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def card_text(console: Console, table_id: int) -> str:
-    return console.find(f"#table-{table_id}").text
+    # Read in one retrying step: the page replaces its pit map every 5 s.
+    return console.read(f"#table-{table_id}")
 
 
 def test_the_pit_boss_watches_their_tables_figures_change_without_reloading(
@@ -37,7 +38,7 @@ def test_the_pit_boss_watches_their_tables_figures_change_without_reloading(
     assert "BJ-OTHER-PIT" not in boss.text()
     assert "$500.00" in card_text(boss, actors.table.pk)  # the drop
     assert "Hold 0.00% is outside the expected 10.00-20.00%." in card_text(boss, actors.table.pk)
-    assert boss.find(f"#table-{actors.table.pk} .actions a").text == "Open, close, slips…"
+    assert boss.read(f"#table-{actors.table.pk} .actions a") == "Open, close, slips…"
 
     play_a_losing_hand(actors, stake_cents=10_000)
 
@@ -67,8 +68,8 @@ def test_a_supervisor_of_another_pit_sees_none_of_them_and_compliance_sees_all_w
     assert "BJ-A" in compliance.text()
     assert "BJ-B" in compliance.text()
     assert compliance.browser.find_elements(By.CSS_SELECTOR, ".actions") == []
-    assert compliance.find(".topbar .role").text == "Compliance"
-    assert first.table.name in compliance.find(f"#table-{first.table.pk} h3").text
+    assert compliance.read(".topbar .role") == "Compliance"
+    assert first.table.name in compliance.read(f"#table-{first.table.pk} h3")
     compliance.screenshot("floor-home-compliance")
 
 
@@ -78,7 +79,7 @@ def test_the_styled_error_pages(
     boss = console(StaffRole.PIT_BOSS)
     boss.open("/floor/no-such-page/")
     boss.wait_for_text("Page not found")
-    assert boss.find(".error-page a.button").get_attribute("href") == f"{live_server.url}/floor/"
+    assert boss.attribute(".error-page a.button", "href") == f"{live_server.url}/floor/"
     boss.screenshot("error-404")
 
     get_user_model().objects.create_user(username="visitor", password="visitor-pass-2026")
@@ -86,5 +87,5 @@ def test_the_styled_error_pages(
     visitor.open("/floor/")
     visitor.wait_for_text("Not allowed")
     assert "Your role does not include this page." in visitor.text()
-    assert visitor.find(".error-page a.button").text == "Back to the floor"
+    assert visitor.read(".error-page a.button") == "Back to the floor"
     visitor.screenshot("error-403")

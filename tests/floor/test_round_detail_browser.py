@@ -8,13 +8,13 @@ from selenium.webdriver.common.by import By
 
 from casino.models import GameKind, Round
 from tests.conftest import TableActors
-from tests.floor.conftest import Console
 from tests.floor.test_round_detail import (
     call,
     play_disputed_round,
     play_electronic_round_and_close_shoe,
     play_special_round,
 )
+from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,16 +27,16 @@ def test_a_pit_boss_reads_a_disputed_round_and_re_verifies_it(
 
     boss.open(f"/floor/rounds/{settled['id']}/")
     boss.wait_for_text("casino.round.settled")
-    play = boss.find("table.play").text
+    play = boss.read("table.play")
     assert play.index("10♠") < play.index("6♣") < play.index("9♥") < play.index("9♦") < play.index("10♥")
-    lines = boss.find("table.settlement-lines").text
+    lines = boss.read("table.settlement-lines")
     assert "T18 $2.00 Win $90.00 $92.00" in lines
     assert "$100.00 Win $100.00 $200.00" in lines
     boss.screenshot("round-detail-pit_boss")
 
-    boss.find("#reverify").click()
+    boss.follow("#reverify")
     boss.wait_for_text("matches to the cent")
-    assert "verdict ok" in (boss.find("#verdict").get_attribute("class") or "")
+    assert "verdict ok" in (boss.attribute("#verdict", "class") or "")
     boss.screenshot("round-reverify-pit_boss")
 
 
@@ -48,8 +48,8 @@ def test_compliance_verifies_a_closed_electronic_shoe(
 
     reader.open(f"/floor/rounds/shoes/{shoe['id']}/")
     reader.wait_for_text("Verified: the revealed order and salt hash to the published commitment")
-    assert reader.find("#commitment").text == shoe["commitment"]
-    reader.find("details.reveal summary").click()
+    assert reader.read("#commitment") == shoe["commitment"]
+    reader.click("details.reveal summary")
     reader.wait_for(lambda b: b.find_element(By.CSS_SELECTOR, "ol.reveal-order").is_displayed())
     assert Round.objects.get(pk=settled["id"]).shoe_id == shoe["id"]
     reader.screenshot("shoe-verify-compliance")
@@ -65,7 +65,7 @@ def test_a_pit_boss_reads_a_special_card_round(
 
     boss.open(f"/floor/rounds/specials/{finished['id']}/")
     boss.wait_for_text("specials.round.action_taken")
-    assert "Seat 2 win +1 6" in boss.find("table.outcome").text
+    assert "Seat 2 win +1 6" in boss.read("table.outcome")
     boss.screenshot("specials-round")
-    boss.find("#reverify").click()
+    boss.follow("#reverify")
     boss.wait_for_text("The replay matches the stored round")

@@ -10,15 +10,9 @@ from selenium.webdriver.common.by import By
 from casino.models import Round, RuleChangeStatus, Table, TableLimit, TableRuleChange
 from casino.services.provisioning import provision_table
 from tests.conftest import client_with_token, post, restore_migrated_rows
-from tests.floor.conftest import Console
+from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def type_into(console: Console, name: str, text: str) -> None:
-    field = console.find(f"[name={name}]")
-    field.clear()
-    field.send_keys(text)
 
 
 def test_a_supervisor_requests_a_limit_change_and_a_pit_boss_approves_it(
@@ -30,17 +24,17 @@ def test_a_supervisor_requests_a_limit_change_and_a_pit_boss_approves_it(
 
     supervisor = console("floor_supervisor", pits=(pit,))
     supervisor.open("/floor/rule-changes/")
-    supervisor.find("form.request-change button[type=submit]").click()
+    supervisor.follow("form.request-change button[type=submit]")
     supervisor.wait_for_text("Request a limit or house-rule change: BJ-LIMITS")
-    type_into(supervisor, "limit_primary_min", "25.00")
-    type_into(supervisor, "limit_primary_max", "2,500.00")
-    supervisor.find("[name=reason]").send_keys("High-limit weekend: players asked for $2,500 hands")
+    supervisor.type_into("[name=limit_primary_min]", "25.00")
+    supervisor.type_into("[name=limit_primary_max]", "2,500.00")
+    supervisor.type_into("[name=reason]", "High-limit weekend: players asked for $2,500 hands")
     supervisor.browser.execute_script("window.scrollTo(0, 0)")
     supervisor.screenshot("rule-changes-request-floor_supervisor")
-    supervisor.find("form.rule-change-form button[type=submit]").click()
-    supervisor.wait_for_text("Awaiting approval")
-    assert "$5.00 to $1,000.00" in supervisor.text()
-    assert "$25.00 to $2,500.00" in supervisor.text()
+    supervisor.follow("form.rule-change-form button[type=submit]")
+    page = supervisor.wait_for_text("Awaiting approval")
+    assert "$5.00 to $1,000.00" in page
+    assert "$25.00 to $2,500.00" in page
     assert TableLimit.objects.get(table=made.table, kind="primary").max_cents == 100_000
 
     boss = console("pit_boss", pits=(pit,))
@@ -48,7 +42,7 @@ def test_a_supervisor_requests_a_limit_change_and_a_pit_boss_approves_it(
     boss.open(f"/floor/rule-changes/{change.pk}/")
     boss.wait_for_text("High-limit weekend")
     boss.screenshot("rule-changes-approve-pit_boss")
-    boss.find("#approve").click()
+    boss.follow("#approve")
     boss.wait_for_text("In effect since")
     change.refresh_from_db()
     assert change.status == RuleChangeStatus.APPLIED
@@ -84,10 +78,10 @@ def test_a_pit_boss_requests_a_house_rule_change_that_only_another_pit_boss_appr
 
     requester = console("pit_boss", pits=(pit,))
     requester.open(f"/floor/rule-changes/new/?table={made.table.pk}")
-    requester.find("[name=rule_dealer_hits_soft_17][value=yes]").click()
-    requester.find("[name=rule_blackjack_pays] option[value='6:5']").click()
-    requester.find("[name=reason]").send_keys("Match the other tables of the pit")
-    requester.find("form.rule-change-form button[type=submit]").click()
+    requester.click("[name=rule_dealer_hits_soft_17][value=yes]")
+    requester.click("[name=rule_blackjack_pays] option[value='6:5']")
+    requester.type_into("[name=reason]", "Match the other tables of the pit")
+    requester.follow("form.rule-change-form button[type=submit]")
     requester.wait_for_text("You requested this change: another pit boss approves or rejects it.")
     assert requester.browser.find_elements(By.ID, "approve") == []
     change = TableRuleChange.objects.get(table=made.table)
@@ -95,8 +89,7 @@ def test_a_pit_boss_requests_a_house_rule_change_that_only_another_pit_boss_appr
 
     second = console("pit_boss", pits=(pit,))
     second.open(f"/floor/rule-changes/{change.pk}/")
-    second.find("#approve").click()
-    second.wait_for_text("In effect since")
-    assert "Dealer hits soft 17 (H17)" in second.text()
+    second.follow("#approve")
+    assert "Dealer hits soft 17 (H17)" in second.wait_for_text("In effect since")
     table = Table.objects.get(pk=made.table.pk)
     assert (table.dealer_hits_soft_17, table.blackjack_pays_num, table.blackjack_pays_den) == (True, 6, 5)

@@ -12,7 +12,6 @@ from django.utils import timezone
 from selenium.webdriver.common.by import By
 
 from casino.models import ChipSlip, InventoryKind, Round, SlipStatus, TableInventory
-from tests.floor.conftest import Console
 from tests.floor.test_table_operations import (
     DAY_SHIFT,
     FixedClock,
@@ -23,6 +22,7 @@ from tests.floor.test_table_operations import (
     requested_fill,
     staff_user,
 )
+from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,12 +43,6 @@ def user_of(console: Console) -> AbstractBaseUser:
     return get_user_model().objects.get(username=console.username)
 
 
-def type_into(console: Console, css: str, text: str) -> None:
-    field = console.find(css)
-    field.clear()
-    field.send_keys(text)
-
-
 def test_a_supervisor_opens_a_table_proposed_from_the_previous_closer_with_a_difference_flagged(
     console: Consoles, make_table: Tables
 ) -> None:
@@ -57,29 +51,31 @@ def test_a_supervisor_opens_a_table_proposed_from_the_previous_closer_with_a_dif
     closed_in_previous_shift(actors, by=user_of(supervisor))
 
     supervisor.open(f"/floor/tables/{actors.table.pk}/")
-    supervisor.find(".actions a[href$='/open/']").click()
+    supervisor.follow(".actions a[href$='/open/']")
     supervisor.wait_for_text("Proposed from the previous closer")
-    assert supervisor.find("#id_count_2500").get_attribute("value") == "40"
-    assert supervisor.find("#id_total").get_attribute("value") == "$3,500.00"
-    type_into(supervisor, "#id_count_2500", "38")
+    assert supervisor.attribute("#id_count_2500", "value") == "40"
+    assert supervisor.attribute("#id_total", "value") == "$3,500.00"
+    supervisor.type_into("#id_count_2500", "38")
     # Flagged as it is typed, before the form is sent.
-    supervisor.wait_for(lambda _: "(difference -$50.00)" in supervisor.find(".chips-value").text)
-    assert "differs" in (supervisor.find("tr[data-denomination='2500']").get_attribute("class") or "")
-    type_into(supervisor, "#id_total", "3,450.00")
-    supervisor.find("form.count button[type=submit]").click()
+    supervisor.wait_for(
+        lambda b: "(difference -$50.00)" in b.find_element(By.CSS_SELECTOR, ".chips-value").text
+    )
+    assert "differs" in (supervisor.attribute("tr[data-denomination='2500']", "class") or "")
+    supervisor.type_into("#id_total", "3,450.00")
+    supervisor.follow("form.count button[type=submit]")
 
     supervisor.wait_for_text("1 denomination differs from the previous closer")
     assert [
         row.get_attribute("data-denomination")
         for row in supervisor.browser.find_elements(By.CSS_SELECTOR, "tr.differs")
     ] == ["2500"]
-    assert supervisor.find(".review .difference").text == "-$50.00"
+    assert supervisor.read(".review .difference") == "-$50.00"
     supervisor.screenshot("operations-open-floor_supervisor")
-    supervisor.find("form.count button[type=submit]").click()
+    supervisor.follow("form.count button[type=submit]")
 
     supervisor.wait_for_text("BJ-OPEN is open for the 2026-11-20 day shift with $3,450.00.")
-    assert "Open" in supervisor.find("h1 .status").text
-    assert "Opener of the 2026-11-20 day shift" in supervisor.find(".latest-count").text
+    assert "Open" in supervisor.read("h1 .status")
+    assert "Opener of the 2026-11-20 day shift" in supervisor.read(".latest-count")
     supervisor.screenshot("operations-table-floor_supervisor")
     opener = TableInventory.objects.filter(table=actors.table, kind=InventoryKind.OPENER).latest("pk")
     assert (opener.total_cents, opener.previous_closer_cents) == (345_000, 350_000)
@@ -93,16 +89,16 @@ def test_a_fill_requested_by_one_supervisor_is_approved_by_a_second(
     open_now(actors, by=user_of(requester))
 
     requester.open(f"/floor/tables/{actors.table.pk}/")
-    requester.find(".actions a[href$='?kind=fill']").click()
+    requester.follow(".actions a[href$='?kind=fill']")
     requester.wait_for_text("Request a fill or credit")
-    type_into(requester, "#id_count_10000", "10")
-    type_into(requester, "#id_count_2500", "8")
-    type_into(requester, "#id_total", "1,200.00")
-    requester.find("form.count button[type=submit]").click()
+    requester.type_into("#id_count_10000", "10")
+    requester.type_into("#id_count_2500", "8")
+    requester.type_into("#id_total", "1,200.00")
+    requester.follow("form.count button[type=submit]")
     requester.wait_for_text("Fill #1 for $1,200.00 is requested: a second supervisor approves it.")
-    assert "You requested this slip" in requester.find("#pending-fill-1").text
+    assert "You requested this slip" in requester.read("#pending-fill-1")
 
-    requester.find("#pending-fill-1 button[type=submit]").click()
+    requester.follow("#pending-fill-1 button[type=submit]")
     requester.wait_for_text(
         "Fill #1 was not approved. Fill #1 was requested by you: another supervisor approves it."
     )
@@ -110,12 +106,12 @@ def test_a_fill_requested_by_one_supervisor_is_approved_by_a_second(
 
     approver = console("pit_boss", pits=(actors.table.pit,))
     approver.open(f"/floor/tables/{actors.table.pk}/")
-    approver.find("#pending-fill-1 button[type=submit]").click()
+    approver.follow("#pending-fill-1 button[type=submit]")
     approver.wait_for_text("Fill #1 for $1,200.00 is approved.")
-    assert "Approved" in approver.find("#slip-fill-1").text
+    assert "Approved" in approver.read("#slip-fill-1")
     assert "No slip waits for approval." in approver.text()
 
-    approver.find("#slip-fill-1 a[href$='/print/']").click()
+    approver.follow("#slip-fill-1 a[href$='/print/']")
     approver.wait_for_text("No. 000001")
     assert "One thousand two hundred dollars and 00/100" in approver.text()
     # The Print button prints (console.js; the CSP allows no onclick): a stand-in print() counts.
@@ -135,13 +131,13 @@ def test_a_slip_is_voided_by_a_second_person_with_a_reason(console: Consoles, ma
     slip = requested_fill(actors, by=requester, chips={"50000": 2})
 
     voider.open(f"/floor/tables/{actors.table.pk}/")
-    voider.find("#pending-fill-1 a[href$='/void/']").click()
+    voider.follow("#pending-fill-1 a[href$='/void/']")
     voider.wait_for_text("Reason for the void")
-    type_into(voider, "#id_reason", "Runner brought the wrong rack")
-    voider.find("form.stacked button[type=submit]").click()
+    voider.type_into("#id_reason", "Runner brought the wrong rack")
+    voider.follow("form.stacked button[type=submit]")
 
     voider.wait_for_text("Fill #1 is void.")
-    row = voider.find("#slip-fill-1").text
+    row = voider.read("#slip-fill-1")
     assert "Void" in row
     assert "Runner brought the wrong rack" in row
     slip.refresh_from_db()
@@ -157,19 +153,19 @@ def test_a_supervisor_voids_an_open_round_with_a_reason_after_confirming(
     supervisor = console("floor_supervisor", pits=(actors.table.pit,))
 
     supervisor.open(f"/floor/tables/{actors.table.pk}/")
-    supervisor.find(f"#round-{round_id} a.button").click()
+    supervisor.follow(f"#round-{round_id} a.button")
     supervisor.wait_for_text("Void a round at BJ-ROUND")
-    assert supervisor.find("#id_round_id").get_attribute("value") == str(round_id)
-    type_into(supervisor, "#id_reason", "Misdeal: two cards stuck together")
-    supervisor.find("form.stacked button[type=submit]").click()
+    assert supervisor.attribute("#id_round_id", "value") == str(round_id)
+    supervisor.type_into("#id_reason", "Misdeal: two cards stuck together")
+    supervisor.follow("form.stacked button[type=submit]")
 
     supervisor.wait_for_text(f"Void round {round_id} at BJ-ROUND?")
-    assert "Misdeal: two cards stuck together" in supervisor.find(".reason").text
+    assert "Misdeal: two cards stuck together" in supervisor.read(".reason")
     supervisor.screenshot("operations-void-round")
     assert Round.objects.get(pk=round_id).state == "dealing"
-    supervisor.find("form button.danger").click()
+    supervisor.follow("form button.danger")
 
     supervisor.wait_for_text(f"Round {round_id} is void: every wager is returned.")
-    assert "Misdeal: two cards stuck together" in supervisor.find(f"#round-{round_id}").text
+    assert "Misdeal: two cards stuck together" in supervisor.read(f"#round-{round_id}")
     round_ = Round.objects.get(pk=round_id)
     assert (round_.state, round_.voided_by_id) == ("void", user_of(supervisor).pk)

@@ -9,19 +9,14 @@ import pytest
 from django.utils import timezone
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
 
 from casino.models import GameKind
 from casino.services.provisioning import create_staff, provision_table
 from kernel.gaming_day import casino_zone
 from specials.models import Match
-from tests.casino.admin.test_admin_browser import (  # noqa: F401  (the browser fixture)
-    WAIT_SECONDS,
-    browser,
-    log_in,
-)
 from tests.conftest import TableActors, client_with_token, post, restore_migrated_rows
 from tests.specials.api.test_match_flow import API, act, card, start
+from tests.support.console import admin_log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,28 +41,28 @@ def played_round() -> tuple[int, int]:
     return match["id"], round_["id"]
 
 
-def test_the_admin_reads_a_match_and_its_round(browser: WebDriver, live_server: Any) -> None:  # noqa: F811
+def test_the_admin_reads_a_match_and_its_round(chromium: WebDriver, live_server: Any) -> None:
     match_id, round_id = played_round()
     create_staff(username="configurer", role="admin", password="admin-pass-2026", now=timezone.now())
-    log_in(browser, live_server.url, "configurer", "admin-pass-2026")
+    reader = admin_log_in(chromium, live_server.url, "configurer", "admin-pass-2026")
 
-    browser.get(f"{live_server.url}/admin/specials/match/{match_id}/change/")
-    WebDriverWait(browser, WAIT_SECONDS).until(lambda b: "points ledger" in b.page_source.lower())
-    ledger = browser.find_element(By.ID, "points_ledger-group").text
+    reader.open(f"/admin/specials/match/{match_id}/change/")
+    reader.wait_for(lambda b: "points ledger" in b.page_source.lower())
+    ledger = reader.read("#points_ledger-group")
     assert "seat 1: start 5, balance 5" in ledger
     assert "seat 1: win +1, balance 6" in ledger
     assert "seat 2: lose -1, balance 4" in ledger
-    assert browser.find_elements(By.NAME, "_save") == []
+    assert chromium.find_elements(By.NAME, "_save") == []
 
     opened_at = Match.objects.get(pk=match_id).opened_at.astimezone(casino_zone())
-    shown = browser.find_element(By.CSS_SELECTOR, ".field-opened_at .readonly").text
+    shown = reader.read(".field-opened_at .readonly")
     assert shown == opened_at.strftime("%Y-%m-%d %H:%M %Z")  # casino local time with its zone, not UTC
     assert opened_at.utcoffset() != dt.timedelta(0)
     assert shown.endswith(("PST", "PDT"))
 
-    browser.get(f"{live_server.url}/admin/specials/specialsround/{round_id}/change/")
-    WebDriverWait(browser, WAIT_SECONDS).until(lambda b: "Seat 1:" in b.page_source)
-    page = browser.find_element(By.ID, "content").text
+    reader.open(f"/admin/specials/specialsround/{round_id}/change/")
+    reader.wait_for(lambda b: "Seat 1:" in b.page_source)
+    page = reader.read("#content")
     assert "Seat 1: AS=11 8D=8 = 19 (stood)" in page
     assert "Seat 2: 9H=9 5S=5 = 15 (stood); plus one" in page
     assert "7C KD = 17" in page

@@ -8,18 +8,12 @@ import pytest
 from django.utils import timezone
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from audit.models import AuditEvent
 from casino.models import Dealer
 from casino.services.provisioning import ProvisionedTable, create_staff, provision_table
-from tests.casino.admin.test_admin_browser import (  # noqa: F401  (the browser fixture)
-    WAIT_SECONDS,
-    browser,
-    log_in,
-)
 from tests.conftest import client_with_token, post, restore_migrated_rows
+from tests.support.console import admin_log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,21 +28,17 @@ def locked_dealer(name: str) -> ProvisionedTable:
     return made
 
 
-def test_the_admin_unlocks_a_locked_dealer(browser: WebDriver, live_server: Any) -> None:  # noqa: F811
+def test_the_admin_unlocks_a_locked_dealer(chromium: WebDriver, live_server: Any) -> None:
     made = locked_dealer("BJ-LOCK")
     create_staff(username="configurer", role="admin", password="admin-pass-2026", now=timezone.now())
-    log_in(browser, live_server.url, "configurer", "admin-pass-2026")
+    page = admin_log_in(chromium, live_server.url, "configurer", "admin-pass-2026")
 
-    browser.get(f"{live_server.url}/admin/casino/dealer/?q={made.dealer.badge}")
-    browser.find_element(By.CSS_SELECTOR, f"input.action-select[value='{made.dealer.pk}']").click()
-    Select(browser.find_element(By.NAME, "action")).select_by_value("unlock")
-    browser.find_element(By.NAME, "index").click()
+    page.open(f"/admin/casino/dealer/?q={made.dealer.badge}")
+    page.click(f"input.action-select[value='{made.dealer.pk}']")
+    page.select_value("select[name=action]", "unlock")
+    page.follow("[name=index]")
 
-    WebDriverWait(browser, WAIT_SECONDS).until(
-        expected_conditions.text_to_be_present_in_element(
-            (By.CSS_SELECTOR, "ul.messagelist"), f"Dealer {made.dealer.badge} unlocked."
-        )
-    )
+    assert f"Dealer {made.dealer.badge} unlocked." in page.read("ul.messagelist")
     dealer = Dealer.objects.get(pk=made.dealer.pk)
     assert (dealer.locked_at, dealer.sign_in_failures) == (None, 0)
     (event,) = AuditEvent.objects.filter(event_type="casino.dealer.unlocked")
@@ -60,15 +50,15 @@ def test_the_admin_unlocks_a_locked_dealer(browser: WebDriver, live_server: Any)
     assert signed_in.status_code == 200, signed_in.content
 
 
-def test_compliance_is_refused_the_dealers(browser: WebDriver, live_server: Any) -> None:  # noqa: F811
+def test_compliance_is_refused_the_dealers(chromium: WebDriver, live_server: Any) -> None:
     made = locked_dealer("BJ-LOCK2")
     create_staff(username="reader", role="compliance", password="reader-pass-2026", now=timezone.now())
-    log_in(browser, live_server.url, "reader", "reader-pass-2026")
+    page = admin_log_in(chromium, live_server.url, "reader", "reader-pass-2026")
 
-    browser.get(f"{live_server.url}/admin/casino/dealer/?q={made.dealer.badge}")
+    page.open(f"/admin/casino/dealer/?q={made.dealer.badge}")
 
-    WebDriverWait(browser, WAIT_SECONDS).until(lambda b: "Not allowed" in b.page_source)
-    assert browser.find_elements(By.ID, "result_list") == []
-    assert browser.find_elements(By.CSS_SELECTOR, "select[name=action]") == []
-    assert made.dealer.badge not in browser.page_source
+    page.wait_for_text("Not allowed")
+    assert chromium.find_elements(By.ID, "result_list") == []
+    assert chromium.find_elements(By.CSS_SELECTOR, "select[name=action]") == []
+    assert made.dealer.badge not in chromium.page_source
     assert Dealer.objects.get(pk=made.dealer.pk).locked_at is not None

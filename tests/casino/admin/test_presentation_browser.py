@@ -3,39 +3,35 @@ pages: a pit boss reads rounds and slips on the floor console): readable names a
 index with the way to the floor console, a round's wagers, cards and settlement in dollars, a chip
 slip's chips as a denomination table. Saves a screenshot of each page for review."""
 
+import base64
 from typing import Any
 
 import pytest
 from django.utils import timezone
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
 
 from casino.services.provisioning import create_staff, provision_table
 from tests.casino.accounting.conftest import ok, open_table, play_round, request_slip, wager
-from tests.casino.admin.test_admin_browser import (  # noqa: F401  (the browser fixture)
-    WAIT_SECONDS,
-    browser,
-    log_in,
-    screenshot,
-)
 from tests.conftest import TableActors, client_with_token, post, restore_migrated_rows
+from tests.support.console import SCREENSHOTS, admin_log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def body_text(chrome: WebDriver) -> str:
-    return str(chrome.find_element(By.TAG_NAME, "body").text)
-
-
-def wait_for_text(chrome: WebDriver, text: str) -> str:
-    """Wait until the page shows `text`; return the page's text then."""
-    WebDriverWait(chrome, WAIT_SECONDS).until(lambda b: text in body_text(b))
-    return body_text(chrome)
+def screenshot(chrome: Any, name: str) -> None:
+    """The whole page, not only the window, for review."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    size = chrome.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    clip = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 4_000), "scale": 1}
+    shot = chrome.execute_cdp_cmd(
+        "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}
+    )
+    (SCREENSHOTS / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
 
 
 def test_the_admin_reads_the_admin_site_in_dollars_local_time_and_proper_names(
-    browser: WebDriver,  # noqa: F811
+    chromium: WebDriver,
     live_server: Any,
 ) -> None:
     restore_migrated_rows()
@@ -53,43 +49,43 @@ def test_the_admin_reads_the_admin_site_in_dollars_local_time_and_proper_names(
         [{"seat": 2, "hand": 0, "action": "stand"}],
     )
     create_staff(username="admin-show", role="admin", password="admin-show-2026", now=timezone.now())
-    log_in(browser, live_server.url, "admin-show", "admin-show-2026")
+    admin = admin_log_in(chromium, live_server.url, "admin-show", "admin-show-2026")
 
-    browser.get(f"{live_server.url}/admin/")
-    index = wait_for_text(browser, "Table inventories")
+    admin.open("/admin/")
+    index = admin.wait_for_text("Table inventories")
     for label in ("Buy-ins", "Chip slips", "Ledger accounts", "Staff members", "Specials rounds", "Matches",
                   "Paytable versions"):  # fmt: skip
         assert label in index
     for app in ("Casino floor", "Tie bonus", "Specials"):  # captions are shown in capitals
         assert app.upper() in index
     assert "inventorys" not in index.lower()
-    floor_link = browser.find_element(By.CSS_SELECTOR, "#site-name a.floor-console")
+    floor_link = chromium.find_element(By.CSS_SELECTOR, "#site-name a.floor-console")
     assert (floor_link.text, floor_link.get_attribute("href")) == (
         "Floor console",
         f"{live_server.url}/floor/",
     )
     assert "object (" not in index
-    screenshot(browser, "admin-index-admin")
+    screenshot(chromium, "admin-index-admin")
 
-    browser.get(f"{live_server.url}/admin/casino/round/{played['id']}/change/")
-    page = wait_for_text(browser, "House net -$90.00")
-    wagers = browser.find_element(By.ID, "wagers-group").text
+    admin.open(f"/admin/casino/round/{played['id']}/change/")
+    page = admin.wait_for_text("House net -$90.00")
+    wagers = chromium.find_element(By.ID, "wagers-group").text
     assert "$100.00" in wagers
     assert "$2.00" in wagers
-    cards = browser.find_element(By.ID, "events-group").text
+    cards = chromium.find_element(By.ID, "events-group").text
     assert "CARDS AND ACTIONS, IN DEALING ORDER" in cards.upper()
-    dealt = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#events-group td.field-card")]
+    dealt = [cell.text for cell in chromium.find_elements(By.CSS_SELECTOR, "#events-group td.field-card")]
     assert [card for card in dealt if card not in ("", "-")] == ["TS", "9H", "8C", "9D"]  # in dealing order
-    settlement = browser.find_element(By.CSS_SELECTOR, "table.settlement").text
+    settlement = chromium.find_element(By.CSS_SELECTOR, "table.settlement").text
     assert "$92.00" in settlement
     assert "Paid $192.00" in settlement
     assert f"Round {played['id']} at BJ-SHOW (settled)" in page
     assert "object (" not in page
-    screenshot(browser, "admin-round-admin")
+    screenshot(chromium, "admin-round-admin")
 
-    browser.get(f"{live_server.url}/admin/casino/chipslip/{fill['id']}/change/")
-    page = wait_for_text(browser, f"Fill #{fill['number']} BJ-SHOW $300.00")
-    chips = browser.find_element(By.CSS_SELECTOR, "table.chips")
+    admin.open(f"/admin/casino/chipslip/{fill['id']}/change/")
+    page = admin.wait_for_text(f"Fill #{fill['number']} BJ-SHOW $300.00")
+    chips = chromium.find_element(By.CSS_SELECTOR, "table.chips")
     rows = [
         [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
         for row in chips.find_elements(By.CSS_SELECTOR, "tbody tr")
@@ -98,4 +94,4 @@ def test_the_admin_reads_the_admin_site_in_dollars_local_time_and_proper_names(
     assert "$300.00" in chips.find_element(By.TAG_NAME, "tfoot").text
     assert "object (" not in page
     assert '"10000"' not in page
-    screenshot(browser, "admin-slip-admin")
+    screenshot(chromium, "admin-slip-admin")

@@ -13,7 +13,9 @@ import pytest
 from django.db import connection
 
 from casino.ledger_checks import find_violations
+from casino.locks import LockedForNewRound
 from casino.models import LedgerTransaction, Round, RoundEvent, Settlement
+from casino.services import rounds
 from tests.conftest import TableActors, client_with_token, post
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -136,3 +138,26 @@ def test_two_rounds_opening_on_one_table_open_one(table: TableActors) -> None:
     assert Round.objects.filter(table=table.table).count() == 1
     assert LedgerTransaction.objects.filter(table=table.table, kind="wager").count() == 1
     assert find_violations() == []
+
+
+def test_a_round_committed_between_the_snapshot_and_the_lock_is_refused_as_in_progress(
+    table: TableActors, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock's statement reads the open rounds in a snapshot taken before the lock is granted:
+    a round committed in between is not in it. The database's one-open-round constraint then
+    refuses the second round, and the terminal is told 409 round_in_progress, not 500."""
+    post(table.terminal, "/api/v1/shoes/", {"mode": "reported"})
+    seats = {"seats": [{"seat": 1, "wagers": [{"kind": "primary", "amount_cents": 1_000}]}]}
+    assert post(table.terminal, ROUNDS, seats).status_code == 201
+    real_lock = rounds.lock_table_for_new_round
+
+    def stale_snapshot(**kwargs: Any) -> LockedForNewRound:
+        return real_lock(**kwargs)._replace(round_open=False)
+
+    monkeypatch.setattr(rounds, "lock_table_for_new_round", stale_snapshot)
+
+    refused = post(table.terminal, ROUNDS, seats)
+
+    assert (refused.status_code, refused.json()["code"]) == (409, "round_in_progress")
+    assert Round.objects.filter(table=table.table).count() == 1
+    assert LedgerTransaction.objects.filter(table=table.table, kind="wager").count() == 1
