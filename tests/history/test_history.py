@@ -138,7 +138,9 @@ def test_roles_terminals_and_paytables_are_tracked() -> None:
     PaytableVersion.objects.filter(version=1).update(override_reason="edited by hand")
 
     assert list(
-        StaffProfileHistory.objects.filter(user_id=staff.user.pk).values_list("pgh_label", "role")
+        StaffProfileHistory.objects.filter(user_id=staff.user.pk)
+        .order_by("pgh_id")
+        .values_list("pgh_label", "role")
     ) == [
         ("insert", "floor_supervisor"),
         ("update", "pit_boss"),
