@@ -224,7 +224,7 @@ def _pending_slips(periods: dict[Period, list[int]]) -> dict[int, int]:
     return {row["table_id"]: int(row["n"]) for row in rows}
 
 
-def _locked_out_dealers(table_ids: Sequence[int]) -> dict[int, list[Dealer]]:
+def locked_out_dealers(table_ids: Sequence[int]) -> dict[int, list[Dealer]]:
     """Dealers locked out now, by the table whose terminal took the failed sign-ins that locked
     them (the audit event of the lockout, written at the very moment of `Dealer.locked_at`)."""
     locked = {dealer.pk: dealer for dealer in Dealer.objects.filter(locked_at__isnull=False)}
@@ -362,7 +362,7 @@ def _card(
         alerts += _terminal_alerts(terminal, table_open=table_open, now=now)
     alerts += [
         f"Dealer {dealer.badge} {dealer.name} locked out after wrong PINs at this table "
-        f"({local_time(dealer.locked_at)}): a supervisor unlocks them."
+        f"({local_time(dealer.locked_at)}): a supervisor unlocks them on the table's page."
         for dealer in locked_dealers
     ]
     if "ledger_mismatch" in figures.flags:
@@ -423,7 +423,7 @@ def floor_view(*, tables: QuerySet[Table], now: dt.datetime) -> FloorView:
     specials = _specials([table.pk for table in rows if table.game == GameKind.SPECIAL_POINTS])
     trays = _tray_movements(periods)
     pending = _pending_slips(periods)
-    locked = _locked_out_dealers(ids)
+    locked = locked_out_dealers(ids)
     ctr_alerts = ctr_alerts_by_table(gaming_day=current[0], table_names=[table.name for table in rows])
 
     groups: dict[int, PitGroup] = {}

@@ -41,9 +41,10 @@ from casino.selectors import (
     list_shift_and_pending_slips,
     list_table_limits,
 )
-from casino.services import rounds
+from casino.services import rounds, terminals
 from casino.services.terminals import session_is_live
 from floor.access import actable_table, console_view, may_act_on, role_of, visible_table
+from floor.live.figures import locked_out_dealers
 from floor.operations.forms import (
     CloseTableForm,
     OpenTableForm,
@@ -198,8 +199,38 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "rounds": list_recent_rounds(table=table, limit=RECENT_ROUNDS),
             "open_round_states": OPEN_ROUND_STATES,
             "may_act": may_act_on(request.user, table),
+            "locked_dealers": locked_out_dealers([table.pk]).get(table.pk, []),
         },
     )
+
+
+# --- a dealer locked out at the table ----------------------------------------------------------
+
+
+@require_POST
+@console_view()
+def unlock_dealer(request: HttpRequest, table_id: int, dealer_id: int) -> HttpResponse:
+    """A supervisor or pit boss of the table's pit unlocks a dealer whom wrong PINs at this table's
+    terminal locked out (the same service as `POST /api/v1/dealers/{id}/unlock/`)."""
+    table = actable_table(request.user, table_id)
+
+    def unlock_it() -> FormOutcome:
+        # Checked with the key claimed, so that a repeat of an unlock says "already recorded".
+        if dealer_id not in {dealer.pk for dealer in locked_out_dealers([table.pk]).get(table.pk, [])}:
+            raise Http404("No dealer locked out at this table has that id.")
+        dealer = terminals.unlock_dealer(dealer_id=dealer_id, actor=_actor(request), now=timezone.now())
+        return FormOutcome(
+            message=f"Dealer {dealer.name} (badge {dealer.badge}) is unlocked: they sign in with their PIN.",
+            location=_table_url(table),
+        )
+
+    try:
+        return submit_button_once(
+            request, purpose="dealer.unlock", back_to=_table_url(table), record=unlock_it
+        )
+    except ServiceError as refused:
+        messages.error(request, _refusal(refused))
+    return redirect(_table_url(table))
 
 
 # --- opener and closer -------------------------------------------------------------------------

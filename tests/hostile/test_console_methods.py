@@ -25,6 +25,7 @@ TAKE_A_FORM = frozenset(
         "login",
         "logout",
         "password_change",
+        "dealer_unlock",
         "cage",
         "count",
         "count_sign",
