@@ -1,6 +1,7 @@
 from django import forms
 
 from casino.models import IdentificationType
+from kernel.forms import SubmittedOnceForm
 
 
 class PatronForm(forms.Form):
@@ -15,3 +16,8 @@ class PatronForm(forms.Form):
 
 class SearchForm(forms.Form):
     q = forms.CharField(max_length=150, required=False, label="Patron number or name")
+
+
+class NewPatronForm(SubmittedOnceForm, PatronForm):
+    """A patron put on file from the console, once per page: a double click or a second tab of the
+    same page would otherwise file one person twice and split their Title 31 totals."""

@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -16,7 +17,8 @@ from audit.context import AuditActor
 from casino.models import BuyIn, BuyInMethod, ChipRedemption, CtrWorksheet, MtlEntry, Patron, StaffRole
 from casino.services import patrons
 from floor.access import console_view, role_of
-from floor.patrons.forms import PatronForm, SearchForm
+from floor.patrons.forms import NewPatronForm, PatronForm, SearchForm
+from floor.submissions import FormOutcome, submit_once
 from kernel.errors import ServiceError
 
 PATRON_PAGE_ROLES = (
@@ -39,9 +41,10 @@ def _actor(request: HttpRequest) -> AuditActor:
 def find_or_create(request: HttpRequest) -> HttpResponse:
     search = SearchForm(request.GET or None)
     query = search.cleaned_data["q"] if search.is_valid() else ""
-    form = PatronForm(request.POST or None)
+    form = NewPatronForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+
+        def create_it() -> FormOutcome:
             patron = patrons.create_patron(
                 name=form.cleaned_data["name"],
                 identification_type=form.cleaned_data["identification_type"],
@@ -50,11 +53,18 @@ def find_or_create(request: HttpRequest) -> HttpResponse:
                 actor=_actor(request),
                 now=timezone.now(),
             )
+            return FormOutcome(
+                message=f"Patron {patron.number} {patron.name} is on file.",
+                location=reverse("floor:patron", args=[patron.number]),
+            )
+
+        try:
+            done = submit_once(request, form, purpose="patron.create", record=create_it)
         except ServiceError as refused:
             form.add_error(None, refused.detail)
         else:
-            messages.success(request, f"Patron {patron.number} {patron.name} is on file.")
-            return redirect("floor:patron", number=patron.number)
+            if done is not None:
+                return done
     return render(
         request,
         "floor/patrons/find.html",

@@ -16,7 +16,7 @@ from casino.services.provisioning import create_staff
 from tests.casino.accounting.conftest import ok
 from tests.compliance.conftest import GAMING_DAY, cash_buy_in, new_patron, redeem
 from tests.conftest import TableActors
-from tests.floor.form_keys import post_form
+from tests.floor.form_keys import keyed, post_form
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("title31_clock")]
 
@@ -129,14 +129,24 @@ def test_a_patrons_page_shows_their_days_mtl_and_ctr_and_identifies_them(
 
 def test_staff_find_and_create_patrons_on_the_console() -> None:
     client = signed_in("cage_cashier")
-    response = client.post(
-        "/floor/patrons/", {"name": "Cy Dorn", "identification_type": "", "identification_reference": ""}
+    body = keyed(
+        client,
+        "/floor/patrons/",
+        {"name": "Cy Dorn", "identification_type": "", "identification_reference": ""},
     )
+    response = client.post("/floor/patrons/", body)
+    again = client.post("/floor/patrons/", body)  # a double click: the same page's key
     patron = Patron.objects.get(name="Cy Dorn")
     assert response.status_code == 302
     assert response["Location"] == f"/floor/patrons/{patron.number}/"
+    assert (again.status_code, again["Location"]) == (302, response["Location"])
+    assert "Already recorded" in client.get(again["Location"]).content.decode()
     assert "Cy Dorn" in client.get("/floor/patrons/", {"q": "dorn"}).content.decode()
-    refused = client.post("/floor/patrons/", {"name": "Dee", "identification_type": "passport"})
+    unkeyed = client.post("/floor/patrons/", {"name": "Eve", "identification_type": ""})
+    assert unkeyed.status_code == 200
+    assert "nothing was recorded" in unkeyed.content.decode()
+    assert not Patron.objects.filter(name="Eve").exists()
+    refused = post_form(client, "/floor/patrons/", {"name": "Dee", "identification_type": "passport"})
     assert refused.status_code == 200
     assert "both its type and its reference" in refused.content.decode()
     assert not Patron.objects.filter(name="Dee").exists()
