@@ -22,11 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bonus_tie.engine.kinds import BONUS_KINDS, LEFT_SIDE
-from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
-from bonus_tie.engine.tie_bonus import TIE_BONUS
-from casino.engine.cards import Card
-from casino.engine.round import (
+from blackjack.engine.round import (
     Action,
     ActionNeed,
     CardToDealer,
@@ -38,17 +34,15 @@ from casino.engine.round import (
     needs,
     open_round,
 )
-from casino.engine.rules import HouseRules
-from casino.engine.settlement import Settlement, settle
+from blackjack.engine.rules import HouseRules
+from blackjack.engine.settlement import Settlement, settle
+from blackjack.engine.wagers import SeatRequest, WagerRequest, validate_wagers
+from bonus_tie.engine.kinds import BONUS_KINDS, LEFT_SIDE
+from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
+from bonus_tie.engine.tie_bonus import TIE_BONUS
+from casino.engine.cards import Card
 from casino.engine.shoe import Shoe, new_shoe, shuffle_order
-from casino.engine.wagers import (
-    KindLimit,
-    SeatRequest,
-    TableLimits,
-    WagerKind,
-    WagerRequest,
-    validate_wagers,
-)
+from casino.engine.wager_kinds import KindLimit, TableLimits, WagerKind
 from specials.engine import round as specials_round
 from specials.engine.match import (
     MatchState,

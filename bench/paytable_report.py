@@ -13,10 +13,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from blackjack.engine.rules import DealerRule, HouseRules
 from bonus_tie.engine.kinds import BonusKind
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE, Paytable
 from bonus_tie.engine.paytable_review import format_review, review_paytable, review_paytables
-from casino.engine.rules import DealerRule, HouseRules
 
 RULE_SETS = (
     ("6 decks S17", HouseRules(decks=6, dealer=DealerRule.S17)),

@@ -42,9 +42,9 @@ from django.db import connection, transaction  # noqa: E402
 from scratch import scratch_database  # noqa: E402
 
 from audit.context import AuditActor  # noqa: E402
+from blackjack.mappers import house_rules_for, rules_to_json  # noqa: E402
 from bonus_tie.models import PaytableVersion  # noqa: E402
 from casino import ledger  # noqa: E402
-from casino.mappers import house_rules_for, rules_to_json  # noqa: E402
 from casino.models import AccountKind, Shoe, Table, Terminal  # noqa: E402
 from casino.services.provisioning import create_staff, provision_table  # noqa: E402
 from reports import services as reports  # noqa: E402

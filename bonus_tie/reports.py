@@ -21,14 +21,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
 
+from blackjack.engine.rules import HouseRules
+from blackjack.mappers import rules_to_json
 from bonus_tie.engine.house_edge import TIE_MODEL
 from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.engine.paytable import Paytable
 from bonus_tie.engine.paytable_review import PaytableReview, format_review, review_paytable
 from bonus_tie.engine.rank_counts import Counts, check_counts
 from bonus_tie.engine.task_map import Progress, TaskMap
-from casino.engine.rules import HouseRules
-from casino.mappers import rules_to_json
 
 # 2: exact figures only, outcome distributions, primary house edge, break-even pays;
 # 3: the primary's outcome distribution and standard deviation per hand.

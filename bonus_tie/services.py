@@ -31,6 +31,8 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from audit.services import record_event
+from blackjack.engine.rules import BLACKJACK_3_TO_2, BLACKJACK_6_TO_5, DealerRule, HouseRules
+from blackjack.mappers import rules_from_json, rules_to_json
 from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.engine.task_map import Progress
 from bonus_tie.locks import lock_paytable_numbering, lock_paytable_version
@@ -38,9 +40,7 @@ from bonus_tie.mappers import paytable_for
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import DEFAULT_WORKERS, flagged_of, review_to_json, run_review
 from bonus_tie.selectors import get_paytable_version, get_version_in_force, list_versions_missing_report
-from casino.engine.rules import BLACKJACK_3_TO_2, BLACKJACK_6_TO_5, DealerRule, HouseRules
 from casino.engine.shoe import DECK_COUNTS
-from casino.mappers import rules_from_json, rules_to_json
 from casino.models import StaffRole
 from kernel.errors import ConflictError, ForbiddenError, NotFoundError, ServiceError
 

@@ -16,22 +16,6 @@ class CasinoConfig(AppConfig):
 
         render_errors_of(RuleError, status_of=lambda error: RULE_ERROR_STATUS.get(error.code, 422))
 
-        from casino.games import Game, register
-        from casino.models import OPEN_ROUND_STATES, GameKind, Round, Table
-        from casino.services.rule_changes import BLACKJACK_RULE_FIELDS
-
-        def blackjack_round_open(table: Table) -> bool:
-            return Round.objects.filter(table=table, state__in=OPEN_ROUND_STATES).exists()
-
-        register(
-            Game(
-                kind=GameKind.TIE_BONUS,
-                name="tie-bonus blackjack",
-                rule_fields=BLACKJACK_RULE_FIELDS,
-                has_play_in_progress=blackjack_round_open,
-            )
-        )
-
 
 class BackOfficeAdminConfig(admin_apps.AdminConfig):
     """The admin app with the back office's own site: admins configure, compliance audits, no one

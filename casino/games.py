@@ -22,6 +22,8 @@ class Game:
     # Whether a round of this game is being played at the table: a shoe or the table is not
     # closed under it.
     has_play_in_progress: Callable[[Table], bool]
+    # Refuses a value a rule change may not give one of `rule_fields` (a RuleError).
+    check_rule: Callable[[str, object], None]
 
 
 _GAMES: dict[str, Game] = {}

@@ -19,7 +19,6 @@ from casino.models import (
     LedgerEntry,
     LedgerTransaction,
     MovementKind,
-    Round,
     Table,
 )
 from kernel.gaming_day import gaming_day_and_shift
@@ -62,7 +61,7 @@ def post(
     table: Table | None,
     entries: Sequence[tuple[AccountKind, int]],
     now: dt.datetime,
-    round: Round | None = None,
+    round_id: int | None = None,
     memo: str = "",
     period: tuple[dt.date, str] | None = None,
 ) -> LedgerTransaction:
@@ -70,7 +69,7 @@ def post(
 
     It is stamped with the gaming day and shift of `now`, or with `period` for the
     correction of an earlier shift (the void of a slip approved then). `table` is None for the
-    cage's own movements, which touch house accounts only."""
+    cage's own movements, which touch house accounts only. `round_id`: the game round it pays, if any."""
     entries = [(account, cents) for account, cents in entries if cents != 0]
     if sum(cents for _, cents in entries) != 0:
         raise UnbalancedTransactionError(f"{kind} entries do not sum to zero: {entries}")
@@ -80,14 +79,14 @@ def post(
     fields = (
         kind,
         table.pk if table else None,
-        round.pk if round else None,
+        round_id,
         memo[:200],
         now,
         gaming_day,
         shift,
     )
     (transaction_id,) = _insert_transaction().run([fields])
-    transaction = LedgerTransaction(id=transaction_id, table=table, round=round, created_at=now)
+    transaction = LedgerTransaction(id=transaction_id, table=table, round_id=round_id, created_at=now)
     transaction.kind, transaction.memo, transaction.gaming_day, transaction.shift = (
         kind,
         memo[:200],

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from django.utils.choices import BaseChoiceIterator
 
 from casino.engine.side_bet import SideBet, SideBetOffer
-from casino.engine.wagers import Kind, WagerKind
+from casino.engine.wager_kinds import Kind, WagerKind
 
 __all__ = [
     "WAGER_KIND_CHOICES",
@@ -52,7 +52,7 @@ class SideBetAdapter(Protocol):
 
     @property
     def side_bet(self) -> SideBet[Any]:
-        """Its rules, for placing wagers (`casino.engine.wagers.validate_wagers`)."""
+        """Its rules, for placing wagers (`blackjack.engine.wagers.validate_wagers`)."""
         ...
 
     def terms_in_force(self) -> TermsInForce | None:

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "pghistory",
     "kernel",
     "casino",
+    "blackjack",
     "bonus_tie",
     "specials",
     "table_money",

@@ -19,6 +19,7 @@ urlpatterns = [
     path("api/v1/specials/", include("specials.api.urls")),
     path("api/v1/", include("reports.api.urls")),
     path("api/v1/", include("table_money.api.urls")),
+    path("api/v1/", include("blackjack.api.urls")),
     path("api/v1/", include("casino.api.urls")),
 ]
 

@@ -43,6 +43,7 @@ from django.db import connection
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
+from blackjack.models import Round
 from casino.models import (
     AccountKind,
     BuyIn,
@@ -53,7 +54,6 @@ from casino.models import (
     LedgerEntry,
     LedgerTransaction,
     MovementKind,
-    Round,
     SlipStatus,
     SoftCount,
     Table,

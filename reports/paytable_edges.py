@@ -31,8 +31,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from casino.engine.wagers import WagerKind
-from casino.models import Round
+from blackjack.models import Round
+from casino.engine.wager_kinds import WagerKind
 
 # The house rules (casino.mappers.rules_to_json keys) whose difference changes an edge.
 EDGE_RULES = (

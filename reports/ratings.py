@@ -46,19 +46,9 @@ from typing import Any
 from django.conf import settings
 from django.db import connection
 
-from casino.engine.wagers import WagerKind
-from casino.models import (
-    LedgerTransaction,
-    MovementKind,
-    Patron,
-    Round,
-    RoundSeat,
-    Settlement,
-    SettlementLine,
-    Table,
-    Wager,
-    WagerSource,
-)
+from blackjack.models import Round, RoundSeat, Settlement, SettlementLine, Wager, WagerSource
+from casino.engine.wager_kinds import WagerKind
+from casino.models import LedgerTransaction, MovementKind, Patron, Table
 from reports.house_edges import kind_sort_key
 from reports.paytable_edges import TermsBook, round_half_even_cents
 

@@ -6,6 +6,7 @@ class SpecialsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from casino.engine.shoe import check_shoe_rule
         from casino.games import Game, register
         from casino.models import GameKind, Table
         from specials.models import RoundState, SpecialsRound
@@ -22,5 +23,6 @@ class SpecialsConfig(AppConfig):
                 name="special-card points",
                 rule_fields=("decks", "penetration_percent"),
                 has_play_in_progress=round_open,
+                check_rule=check_shoe_rule,
             )
         )

@@ -16,14 +16,7 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from casino.admin_display import ReadOnlyAdmin, StaffPresentation, is_admin, role_of
-from casino.models import (
-    BuyIn,
-    ChipSlip,
-    SlipKind,
-    SlipStatus,
-    SlipVoid,
-    TableInventory,
-)
+from casino.models import BuyIn, ChipSlip, SlipKind, SlipStatus, SlipVoid, TableInventory
 from kernel.errors import ServiceError
 from kernel.formatting import dollars
 from table_money.services import accounting

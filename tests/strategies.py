@@ -7,10 +7,7 @@ from typing import Protocol
 from hypothesis import strategies as st
 from hypothesis.strategies import DrawFn, composite
 
-from bonus_tie.engine.kinds import BONUS_KINDS, LEFT_SIDE, RIGHT_SIDE
-from casino.engine import money
-from casino.engine.cards import ALL_CARDS, Card
-from casino.engine.round import (
+from blackjack.engine.round import (
     Action,
     ActionNeed,
     ActionTaken,
@@ -26,10 +23,14 @@ from casino.engine.round import (
     needs,
     open_round,
 )
-from casino.engine.rules import BLACKJACK_3_TO_2, BLACKJACK_6_TO_5, DealerRule, HouseRules, Ratio
+from blackjack.engine.rules import BLACKJACK_3_TO_2, BLACKJACK_6_TO_5, DealerRule, HouseRules
+from blackjack.engine.wagers import SeatWagers
+from bonus_tie.engine.kinds import BONUS_KINDS, LEFT_SIDE, RIGHT_SIDE
+from casino.engine import money
+from casino.engine.cards import ALL_CARDS, Card
+from casino.engine.money import Ratio
 from casino.engine.shoe import Shoe, new_shoe, shuffle_order
 from casino.engine.side_bet import SideBetKind
-from casino.engine.wagers import SeatWagers
 
 MAX_PRIMARY_CENTS = 1_000_000
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from types import MappingProxyType
 
-from casino.engine.rules import DealerRule, HouseRules
+from blackjack.engine.rules import DealerRule, HouseRules
 
 UP_CARD_ORDER: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
 

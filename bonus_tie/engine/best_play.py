@@ -46,6 +46,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from blackjack.engine.rules import HouseRules
 from bonus_tie.engine.basic_strategy import Play
 from bonus_tie.engine.dealer_odds import (
     BUST,
@@ -67,7 +68,6 @@ from bonus_tie.engine.rank_counts import (
     without,
 )
 from bonus_tie.engine.tie_odds import TIE_BLACKJACK, TIE_OUTCOMES, first_deals
-from casino.engine.rules import HouseRules
 
 NO_TIE = TIE_OUTCOMES  # index of "no tie" in a scenario's bonus results
 TEN_RANKS = 4  # T, J, Q, K

@@ -8,9 +8,9 @@ split would make three, which ends every bonus wager (RULES.md §1.3 rule 2).
 
 from dataclasses import dataclass
 
+from blackjack.engine.rules import HouseRules
 from bonus_tie.engine.basic_strategy import Play, basic_strategy_play
 from bonus_tie.engine.rank_counts import ACE, BLACKJACK_TOTAL, Counts, total_of
-from casino.engine.rules import HouseRules
 
 HANDS_AFTER_ONE_SPLIT = 2
 DOUBLE_TOTALS = (9, 10, 11)  # where doubling is allowed when "double on any two" is off

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from blackjack.engine.rules import DealerRule, HouseRules
 from bonus_tie.engine.dealer_odds import DealerOdds
 from bonus_tie.engine.kinds import BONUS_KINDS, BonusKind
 from bonus_tie.engine.paytable import Paytable
@@ -22,7 +23,6 @@ from bonus_tie.engine.rank_counts import Counts, check_counts, shoe_counts
 from bonus_tie.engine.resolution import WINNING_KINDS, Tie
 from bonus_tie.engine.task_map import UP_CARD_WORK_ORDER, Progress, TaskMap, run_tasks
 from bonus_tie.engine.tie_odds import TIE_OUTCOMES, TIES, UpCardTies, up_card_ties
-from casino.engine.rules import DealerRule, HouseRules
 
 TIE_MODEL = "basic strategy, exact"
 

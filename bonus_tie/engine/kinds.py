@@ -1,6 +1,6 @@
 """Wager kinds of the tie bonus (RULES.md §1.3), the side bet of the tie-bonus table.
 
-The primary and insurance wagers are the core's (`casino.engine.wagers.WagerKind`).
+The primary and insurance wagers are the core's (`casino.engine.wager_kinds.WagerKind`).
 """
 
 from casino.engine.side_bet import SideBetKind

@@ -1,6 +1,6 @@
 """Placement limits of the tie bonus (RULES.md §1.3), checked when a round opens.
 
-The core checks what every wager needs (`casino.engine.wagers.validate_wagers`: a primary at
+The core checks what every wager needs (`blackjack.engine.wagers.validate_wagers`: a primary at
 each seat, kinds, amounts, the table's minimum and maximum per kind); the tie bonus adds the
 side limits: `LS + T17 + T18 + T19` and `RS + T20 + T21 + TBJ` each at most half the primary.
 """

@@ -11,6 +11,7 @@ from the management command or a report task.
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from blackjack.engine.rules import DealerRule, HouseRules
 from bonus_tie.engine.best_play import PrimaryValues, RoundProgramme, UpCardSteering
 from bonus_tie.engine.dealer_odds import DealerOdds
 from bonus_tie.engine.house_edge import (
@@ -42,7 +43,6 @@ from bonus_tie.engine.steering import (
 )
 from bonus_tie.engine.task_map import Progress, TaskMap, run_tasks
 from bonus_tie.engine.tie_odds import UpCardTies
-from casino.engine.rules import DealerRule, HouseRules
 
 
 @dataclass(frozen=True, slots=True)

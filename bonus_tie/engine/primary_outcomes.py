@@ -36,6 +36,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from blackjack.engine.rules import HouseRules
 from bonus_tie.engine.best_play import Family, RoundProgramme
 from bonus_tie.engine.dealer_odds import BUST, OUTCOMES, blackjack_hole, blackjack_probability, encode_held
 from bonus_tie.engine.rank_counts import (
@@ -47,7 +48,6 @@ from bonus_tie.engine.rank_counts import (
     without,
 )
 from bonus_tie.engine.tie_odds import first_deals
-from casino.engine.rules import HouseRules
 
 PRIMARY_SPREAD_MODEL = "basic strategy, exact, one split (no re-split)"
 

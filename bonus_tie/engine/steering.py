@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from blackjack.engine.rules import DealerRule, HouseRules
 from bonus_tie.engine.best_play import (
     HANDS_AFTER_ONE_SPLIT,
     NO_TIE,
@@ -45,7 +46,6 @@ from bonus_tie.engine.rank_counts import Counts, check_counts, shoe_counts
 from bonus_tie.engine.resolution import WINNING_KINDS
 from bonus_tie.engine.task_map import UP_CARD_WORK_ORDER, Progress, TaskMap, run_tasks
 from bonus_tie.engine.tie_odds import TIE_OUTCOMES, TIES
-from casino.engine.rules import DealerRule, HouseRules
 
 MAX_SIDE_STAKE = 0.5  # each side at most half the primary (RULES.md §1.3)
 

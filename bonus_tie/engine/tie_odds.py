@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from blackjack.engine.rules import HouseRules
 from bonus_tie.engine.basic_strategy import Play
 from bonus_tie.engine.dealer_odds import DealerOdds, blackjack_probability, outcome_index
 from bonus_tie.engine.hand_play import basic_play
@@ -43,7 +44,6 @@ from bonus_tie.engine.rank_counts import (
     without,
 )
 from bonus_tie.engine.resolution import Tie
-from casino.engine.rules import HouseRules
 
 # Outcome indexes: ties on 17..21 are 0..4 (as the dealer's final totals), a Blackjack tie is 5.
 TIES: tuple[Tie, ...] = (Tie.T17, Tie.T18, Tie.T19, Tie.T20, Tie.T21, Tie.BLACKJACK)

@@ -10,11 +10,28 @@ the non-negative amounts handled here that is Python's floor division
 """
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from casino.engine.errors import RuleError
-from casino.engine.rules import Ratio
 
 ROUNDING = "ROUND_DOWN"
+
+
+@dataclass(frozen=True, slots=True)
+class Ratio:
+    """An `num:den` payout ratio, e.g. 3:2 for Blackjack or 45:1 for a tie bet."""
+
+    num: int
+    den: int = 1
+
+    def __post_init__(self) -> None:
+        if self.num < 0 or self.den <= 0:
+            raise ValueError(f"invalid ratio {self.num}:{self.den}")
+
+    def __str__(self) -> str:
+        return f"{self.num}:{self.den}"
+
+
 EVEN_MONEY = Ratio(1, 1)
 
 
@@ -29,6 +46,14 @@ def check_cents(cents: object, *, field: str = "amount_cents") -> int:
     if cents < 0:
         raise InvalidAmountError(f"{field} must not be negative, got {cents}", field=field)
     return cents
+
+
+def check_positive_cents(cents: object, *, field: str) -> int:
+    """Return `cents` if it is a whole number of cents of at least 1, else raise."""
+    amount = check_cents(cents, field=field)
+    if amount == 0:
+        raise InvalidAmountError(f"{field} must be at least 1 cent", field=field)
+    return amount
 
 
 def _round_down(numerator: int, denominator: int) -> int:

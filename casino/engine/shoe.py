@@ -40,6 +40,29 @@ class InvalidSaltError(RuleError):
     code = "invalid_salt"
 
 
+PENETRATION_PERCENT = range(10, 96)  # as the table's check constraint (casino.models.floor.Table)
+
+
+class InvalidShoeRuleError(RuleError):
+    code = "invalid_house_rule"
+
+
+class UnknownShoeRuleError(RuleError):
+    code = "unknown_house_rule"
+
+
+def check_shoe_rule(field: str, value: object) -> None:
+    """A value a rule change may give a table's shoe: its decks or where the cut card goes."""
+    if field == "decks":
+        if type(value) is not int or value not in DECK_COUNTS:
+            raise InvalidDeckCountError("A shoe holds 6 or 8 decks.", field=field)
+    elif field == "penetration_percent":
+        if type(value) is not int or value not in PENETRATION_PERCENT:
+            raise InvalidShoeRuleError("The cut card is placed at 10% to 95% of the shoe.", field=field)
+    else:
+        raise UnknownShoeRuleError(f"{field} is not a house rule a change sets.", field=field)
+
+
 def check_decks(decks: object) -> int:
     if type(decks) is not int or decks not in DECK_COUNTS:
         raise InvalidDeckCountError(f"a shoe holds 6 or 8 decks, not {decks!r}", field="decks")

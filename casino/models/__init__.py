@@ -34,31 +34,14 @@ from casino.models.ledger import (
     MovementKind,
 )
 from casino.models.patrons import PATRON_NUMBER_SEQUENCE, IdentificationType, Patron
-from casino.models.rounds import (
-    EVENT_COLUMNS,
-    OPEN_ROUND_STATES,
-    EventKind,
-    Round,
-    RoundEvent,
-    RoundSeat,
-    RoundState,
-    Settlement,
-    SettlementLine,
-    SettlementResult,
-    Shoe,
-    ShoeMode,
-    Wager,
-    WagerSource,
-)
 from casino.models.rule_changes import OPEN_RULE_CHANGE_STATES, RuleChangeStatus, TableRuleChange
+from casino.models.shoes import Shoe, ShoeMode
 from casino.models.soft_counts import WHOLE_DAY, SoftCount
 from casino.models.staff_sign_in import StaffSignInLock, StaffSignInThrottle
 from casino.models.title31 import CashDirection, CtrWorksheet, MtlEntry
 
 __all__ = [
-    "EVENT_COLUMNS",
     "HOUSE_ACCOUNT_KINDS",
-    "OPEN_ROUND_STATES",
     "OPEN_RULE_CHANGE_STATES",
     "PATRON_NUMBER_SEQUENCE",
     "WHOLE_DAY",
@@ -73,7 +56,6 @@ __all__ = [
     "CtrWorksheet",
     "Dealer",
     "DropBasis",
-    "EventKind",
     "GameKind",
     "IdentificationType",
     "InventoryKind",
@@ -83,14 +65,7 @@ __all__ = [
     "MtlEntry",
     "Patron",
     "Pit",
-    "Round",
-    "RoundEvent",
-    "RoundSeat",
-    "RoundState",
     "RuleChangeStatus",
-    "Settlement",
-    "SettlementLine",
-    "SettlementResult",
     "ShiftReport",
     "ShiftReportLine",
     "Shoe",
@@ -110,6 +85,4 @@ __all__ = [
     "TableLimit",
     "TableRuleChange",
     "Terminal",
-    "Wager",
-    "WagerSource",
 ]

@@ -67,7 +67,7 @@ class LedgerTransaction(models.Model):
         Table, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_transactions"
     )
     round = models.ForeignKey(
-        "casino.Round", null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_transactions"
+        "blackjack.Round", null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_transactions"
     )
     memo = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField()

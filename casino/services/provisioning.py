@@ -13,7 +13,7 @@ from audit.context import AuditActor
 from audit.services import record_event
 from casino import ledger
 from casino.engine.shoe import check_decks
-from casino.engine.wagers import WagerKind
+from casino.engine.wager_kinds import WagerKind
 from casino.models import (
     Casino,
     Dealer,

@@ -30,9 +30,7 @@ from audit.context import AuditActor
 from audit.services import record_event
 from casino.engine import money
 from casino.engine.errors import RuleError
-from casino.engine.rules import BLACKJACK_3_TO_2, BLACKJACK_6_TO_5
-from casino.engine.shoe import check_decks
-from casino.engine.wagers import WagerKind
+from casino.engine.wager_kinds import WagerKind
 from casino.games import game_for
 from casino.locks import lock_table
 from casino.models import (
@@ -47,27 +45,6 @@ from casino.side_bets import side_bet_for
 from kernel.errors import ConflictError, ForbiddenError, NotFoundError, ServiceError
 from kernel.formatting import dollars
 from kernel.gaming_day import DayOutOfBoundsError, check_effective_time
-
-# The house-rule fields a change may set (RULES.md §1.1-1.4), in the order the console lists them.
-BLACKJACK_RULE_FIELDS = (
-    "dealer_hits_soft_17",
-    "blackjack_pays",
-    "double_after_split",
-    "max_hands",
-    "split_by_value",
-    "surrender",
-    "insurance",
-    "decks",
-    "penetration_percent",
-    "aggregate_limit_cents",
-)
-BOOLEAN_RULES = frozenset(
-    {"dealer_hits_soft_17", "double_after_split", "split_by_value", "surrender", "insurance"}
-)
-BLACKJACK_PAYS = {str(ratio): ratio for ratio in (BLACKJACK_3_TO_2, BLACKJACK_6_TO_5)}
-# As the table's check constraints (casino.models.floor.Table).
-MAX_HANDS = range(1, 5)
-PENETRATION_PERCENT = range(10, 96)
 
 RULE_CHANGE_TASK = AuditActor(kind="system", username="rule-changes")
 
@@ -132,35 +109,15 @@ def check_settings(table: Table, settings: Settings) -> None:
                 )
     rules = settings["rules"]
     for field, value in rules.items():
-        _check_rule(field, value)
+        _check_rule(table, field, value)
 
 
-def _check_rule(field: str, value: Any) -> None:
-    where = f"rules.{field}"
-    if field in BOOLEAN_RULES:
-        if type(value) is not bool:
-            raise _refuse("invalid_house_rule", f"{field} is yes or no.", where)
-    elif field == "blackjack_pays":
-        if value not in BLACKJACK_PAYS:
-            raise _refuse("invalid_blackjack_pays", "Blackjack pays 3:2 or 6:5.", where)
-    elif field == "decks":
-        try:
-            check_decks(value)
-        except RuleError:
-            raise _refuse("invalid_deck_count", "A shoe holds 6 or 8 decks.", where) from None
-    elif field == "max_hands":
-        if type(value) is not int or value not in MAX_HANDS:
-            raise _refuse("invalid_house_rule", "A seat splits into 1 to 4 hands.", where)
-    elif field == "penetration_percent":
-        if type(value) is not int or value not in PENETRATION_PERCENT:
-            raise _refuse("invalid_house_rule", "The cut card is placed at 10% to 95% of the shoe.", where)
-    elif field == "aggregate_limit_cents":
-        if value is not None and (type(value) is not int or value <= 0):
-            raise _refuse(
-                "invalid_aggregate_limit", "The aggregate limit is more than $0.00, or none.", where
-            )
-    else:
-        raise _refuse("unknown_house_rule", f"{field} is not a house rule a change sets.", where)
+def _check_rule(table: Table, field: str, value: Any) -> None:
+    """The table's game decides which values its house rules take."""
+    try:
+        game_for(table.game).check_rule(field, value)
+    except RuleError as refused:
+        raise _refuse(refused.code, refused.detail, f"rules.{field}") from None
 
 
 def _changed(
@@ -315,8 +272,7 @@ def _apply(change: TableRuleChange, table: Table, *, actor: AuditActor, now: dt.
     updated = []
     for field, value in changes["rules"].items():
         if field == "blackjack_pays":
-            ratio = BLACKJACK_PAYS[value]
-            table.blackjack_pays_num, table.blackjack_pays_den = ratio.num, ratio.den
+            table.blackjack_pays_num, table.blackjack_pays_den = (int(part) for part in value.split(":"))
             updated += ["blackjack_pays_num", "blackjack_pays_den"]
         else:
             setattr(table, field, value)

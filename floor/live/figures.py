@@ -19,9 +19,9 @@ from django.conf import settings
 from django.db.models import Count, F, Func, IntegerField, Q, QuerySet, Sum
 
 from audit.models import AuditEvent
-from casino.engine.wagers import WagerKind
+from blackjack.models import OPEN_ROUND_STATES, Round
+from casino.engine.wager_kinds import WagerKind
 from casino.models import (
-    OPEN_ROUND_STATES,
     AccountKind,
     ChipSlip,
     Dealer,
@@ -30,7 +30,6 @@ from casino.models import (
     LedgerEntry,
     MovementKind,
     Pit,
-    Round,
     Shoe,
     SlipStatus,
     Table,

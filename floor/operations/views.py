@@ -20,28 +20,19 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from audit.context import AuditActor
+from blackjack import services as rounds
+from blackjack.models import OPEN_ROUND_STATES, Round
+from blackjack.selectors import get_open_round, get_round_at_table, list_recent_rounds
 from casino.engine.errors import RuleError
-from casino.models import (
-    OPEN_ROUND_STATES,
-    ChipSlip,
-    InventoryKind,
-    Round,
-    SlipKind,
-    SlipStatus,
-    Table,
-    TableInventory,
-)
+from casino.models import ChipSlip, InventoryKind, SlipKind, SlipStatus, Table, TableInventory
 from casino.selectors import (
     get_latest_count,
-    get_open_round,
-    get_round_at_table,
     get_slip,
     get_table_terminal,
-    list_recent_rounds,
     list_shift_and_pending_slips,
     list_table_limits,
 )
-from casino.services import rounds, terminals
+from casino.services import terminals
 from casino.services.terminals import session_is_live
 from floor.access import actable_table, console_view, may_act_on, role_of, visible_table
 from floor.live.figures import locked_out_dealers

@@ -9,12 +9,13 @@ so whatever is stored, or a copy of it, can be held against a recomputation.
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from casino.engine import round as engine
+from blackjack.engine import round as engine
+from blackjack.engine.settlement import Line, settle, void_settlement
+from blackjack.engine.settlement import Settlement as EngineSettlement
+from blackjack.models import Round, RoundState, Settlement
+from blackjack.selectors import round_ledger_cents
 from casino.engine.errors import RuleError
-from casino.engine.settlement import Line, settle, void_settlement
-from casino.engine.settlement import Settlement as EngineSettlement
-from casino.models import AccountKind, MovementKind, Round, RoundState, Settlement
-from casino.selectors import round_ledger_cents
+from casino.models import AccountKind, MovementKind
 from casino.side_bets import side_bet_for, wager_kinds
 from floor.rounds.story import replayed_state
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 
 from audit.models import AuditEvent
+from blackjack.models import Round
 from casino.engine.cards import ALL_CARDS
-from casino.models import Round, Shoe, ShoeMode
+from casino.models import Shoe, ShoeMode
 from floor.rounds.audit_trail import subject_audit_events
 from specials.models import SpecialsRound
 

@@ -14,13 +14,21 @@ from dataclasses import dataclass, field
 from django.db.models import QuerySet
 
 from audit.models import AuditEvent
-from casino.engine import round as engine
+from blackjack.engine import round as engine
+from blackjack.mappers import rules_from_json
+from blackjack.models import (
+    OPEN_ROUND_STATES,
+    EventKind,
+    Round,
+    RoundEvent,
+    Settlement,
+    SettlementLine,
+    Wager,
+)
+from blackjack.selectors import list_round_events, opening_wagers, stored_round_events
 from casino.engine.cards import parse_card
 from casino.engine.errors import RuleError
 from casino.engine.hands import BLACKJACK_TOTAL, is_blackjack, total_and_soft
-from casino.mappers import rules_from_json
-from casino.models import OPEN_ROUND_STATES, EventKind, Round, RoundEvent, Settlement, SettlementLine, Wager
-from casino.selectors import list_round_events, opening_wagers, stored_round_events
 from casino.side_bets import wager_kinds
 from floor.rounds.audit_trail import subject_audit_events
 from floor.rounds.cards import ShownCard, dealer_card_face, seat_and_hand

@@ -8,8 +8,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
 
-from casino.models import Round, Shoe
-from casino.selectors import list_recent_rounds_of_tables
+from blackjack.models import Round
+from blackjack.selectors import list_recent_rounds_of_tables
+from casino.models import Shoe
 from floor.access import console_view, visible_table, visible_tables
 from floor.rounds.reverify import reverify_round
 from floor.rounds.shoes import check_shoe, reveal_is_public, shoe_audit_events, shoe_rounds

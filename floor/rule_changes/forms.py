@@ -11,14 +11,10 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
+from blackjack.engine.rules import BLACKJACK_PAYS, BOOLEAN_RULES, MAX_HANDS
+from casino.engine.shoe import PENETRATION_PERCENT
 from casino.models import Table
-from casino.services.rule_changes import (
-    BLACKJACK_PAYS,
-    BOOLEAN_RULES,
-    MAX_HANDS,
-    PENETRATION_PERCENT,
-    Settings,
-)
+from casino.services.rule_changes import Settings
 from kernel.formatting import dollars
 from kernel.forms import DollarsField
 from kernel.gaming_day import DayOutOfBoundsError, casino_zone, check_effective_time

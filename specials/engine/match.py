@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from casino.engine.errors import RuleError
+from casino.engine.seats import DuplicateSeatError, SeatsRequiredError, check_seat_number
 from casino.engine.shoe import ShuffleRng
-from casino.engine.wagers import DuplicateSeatError, SeatsRequiredError, check_seat_number
 from specials.engine.round import Result, RoundState, SeatEntry, points_delta, results
 from specials.engine.special_cards import SpecialCard, SpecialDeck, deal_specials
 

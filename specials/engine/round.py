@@ -22,13 +22,13 @@ from typing import ClassVar
 from casino.engine.cards import Card
 from casino.engine.errors import RuleError
 from casino.engine.hands import BLACKJACK_TOTAL, hand_total
-from casino.engine.round import (
+from casino.engine.seats import DuplicateSeatError, SeatsRequiredError, check_seat_number
+from casino.engine.table_game import (
     ActionNotAllowedError,
     NoActionExpectedError,
     NoCardExpectedError,
     NotYourTurnError,
 )
-from casino.engine.wagers import DuplicateSeatError, SeatsRequiredError, check_seat_number
 from specials.engine.special_cards import SpecialCard
 
 __all__ = [

@@ -9,7 +9,7 @@ the cut card came out and, when the dealer's hand became final, the round applie
 (outcomes, points-ledger entries, specials used, winners and eliminated). The caller stores
 the step; it decides nothing about the game.
 
-The shoe is blackjack's (`casino.engine.table.ShoeInPlay`): the same decks, counts, reported
+The shoe is blackjack's (`casino.engine.table_game.ShoeInPlay`): the same decks, counts, reported
 and electronic modes and cut card.
 """
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from casino.engine.cards import Card
 from casino.engine.shoe import ShuffleRng
-from casino.engine.table import ElectronicShoeDealsError, ShoeInPlay
+from casino.engine.table_game import ElectronicShoeDealsError, ShoeInPlay
 from specials.engine import round as rounds
 from specials.engine.match import (
     MatchState,

@@ -28,15 +28,7 @@ from django.db.models import QuerySet
 
 from audit.context import AuditActor
 from audit.services import record_event
-from casino.models import (
-    BuyIn,
-    BuyInMethod,
-    CashDirection,
-    ChipRedemption,
-    CtrWorksheet,
-    MtlEntry,
-    Patron,
-)
+from casino.models import BuyIn, BuyInMethod, CashDirection, ChipRedemption, CtrWorksheet, MtlEntry, Patron
 from table_money.engine.title31 import CashTransaction, DayTotal, Direction, ctrs_due, on_mtl
 
 CAGE_LOCATION = "Cage"

@@ -27,13 +27,17 @@ def test_every_app_with_migrations_has_a_layer() -> None:
     assert {"casino", "audit", "kernel"} <= with_migrations <= set(app_layers())
 
 
-# Upward dependencies written before the layers were enforced, each to be removed with its cause:
-# the blackjack round records its paytable (casino.Round -> bonus_tie.Paytable, a foreign key the
-# blackjack app's move will turn around); the others only order the first migrations.
+# Upward dependencies, each named with its cause. The blackjack round records the paytable it was
+# dealt under (Round.paytable -> bonus_tie.PaytableVersion): the side bet's terms sit above the
+# round they settle, which the round names by string only. The ledger's transactions name the
+# round they pay (LedgerTransaction.round -> blackjack.Round), so the casino app's state move
+# (0017) waits for the blackjack app's. The others only order the first migrations.
 KNOWN_UPWARD = [
     "audit.0001_initial -> bonus_tie.0002_default_paytable",
     "audit.0001_initial -> casino.0002_ledger_guards",
+    "blackjack.0001_initial -> bonus_tie.0004_version_one_records",
     "casino.0001_initial -> bonus_tie.0001_initial",
+    "casino.0017_round_models_to_blackjack -> blackjack.0001_initial",
     "kernel.0001_initial -> casino.0005_ledger_shift_index",
 ]
 

@@ -3,11 +3,12 @@
 import pytest
 from django.utils import timezone
 
+from blackjack.models import Wager
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
 from bonus_tie.engine.tie_bonus import TIE_BONUS
 from bonus_tie.models import PaytableStatus, PaytableVersion
 from bonus_tie.side_bet import TIE_BONUS_TABLES
-from casino.models import GameKind, TableLimit, Wager
+from casino.models import GameKind, TableLimit
 from casino.side_bets import WAGER_KIND_CHOICES, side_bet_for, wager_kinds
 from reports.house_edges import kind_order, kind_sort_key
 

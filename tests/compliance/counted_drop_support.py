@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from blackjack.mappers import house_rules_for, rules_to_json
 from bonus_tie.models import PaytableVersion
-from casino.mappers import house_rules_for, rules_to_json
 from casino.models import Table
 from casino.services.provisioning import ProvisionedStaff
 from tests.casino.accounting.conftest import DAY_SHIFT_MORNING, Clock

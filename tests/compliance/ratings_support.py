@@ -6,8 +6,8 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from blackjack.mappers import house_rules_for, rules_to_json
 from bonus_tie.models import PaytableVersion
-from casino.mappers import house_rules_for, rules_to_json
 from casino.models import Table
 from tests.casino.accounting.conftest import ok, play_round
 from tests.conftest import TableActors, post

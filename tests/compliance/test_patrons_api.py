@@ -7,7 +7,8 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
-from casino.models import BuyIn, LedgerEntry, Patron, Round, RoundSeat
+from blackjack.models import Round, RoundSeat
+from casino.models import BuyIn, LedgerEntry, Patron
 from tests.casino.accounting.conftest import ok, problem
 from tests.compliance.conftest import Staff, cash_buy_in, listed, new_patron
 from tests.conftest import TableActors, post

@@ -10,16 +10,8 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from casino.models import (
-    LedgerEntry,
-    LedgerTransaction,
-    MovementKind,
-    Round,
-    RoundSeat,
-    Settlement,
-    SettlementLine,
-    Wager,
-)
+from blackjack.models import Round, RoundSeat, Settlement, SettlementLine, Wager
+from casino.models import LedgerEntry, LedgerTransaction, MovementKind
 from casino.services.provisioning import ProvisionedStaff
 from kernel.gaming_day import gaming_day_and_shift
 from reports.ratings import get_patron_ratings

@@ -11,7 +11,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from casino.models import GameKind, Pit, Round, RoundEvent, Settlement, SettlementLine, Shoe, StaffProfile
+from blackjack.models import Round, RoundEvent, Settlement, SettlementLine
+from casino.models import GameKind, Pit, Shoe, StaffProfile
 from casino.services.provisioning import create_staff
 from specials.models import SpecialsRound
 from tests.conftest import TableActors, post

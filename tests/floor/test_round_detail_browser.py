@@ -6,7 +6,8 @@ from collections.abc import Callable
 import pytest
 from selenium.webdriver.common.by import By
 
-from casino.models import GameKind, Round
+from blackjack.models import Round
+from casino.models import GameKind
 from tests.conftest import TableActors
 from tests.floor.test_round_detail import (
     call,

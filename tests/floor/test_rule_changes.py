@@ -7,7 +7,8 @@ import pytest
 from django.utils import timezone
 from selenium.webdriver.common.by import By
 
-from casino.models import Round, RuleChangeStatus, Table, TableLimit, TableRuleChange
+from blackjack.models import Round
+from casino.models import RuleChangeStatus, Table, TableLimit, TableRuleChange
 from casino.services.provisioning import provision_table
 from tests.conftest import client_with_token, post, restore_migrated_rows
 from tests.support.console import Console

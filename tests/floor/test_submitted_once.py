@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from audit.models import AuditEvent
+from blackjack.models import Round
 from casino.models import (
     ChipRedemption,
     ChipSlip,
@@ -25,7 +26,6 @@ from casino.models import (
     LedgerEntry,
     LedgerTransaction,
     MtlEntry,
-    Round,
     SlipKind,
     SlipStatus,
     SlipVoid,

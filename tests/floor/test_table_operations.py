@@ -14,11 +14,11 @@ from django.test import Client
 from django.utils import timezone
 
 from audit.context import AuditActor
+from blackjack.models import Round
 from casino.models import (
     ChipSlip,
     InventoryKind,
     Pit,
-    Round,
     SlipKind,
     SlipStatus,
     SlipVoid,

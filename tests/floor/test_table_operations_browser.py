@@ -11,7 +11,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 from selenium.webdriver.common.by import By
 
-from casino.models import ChipSlip, InventoryKind, Round, SlipStatus, TableInventory
+from blackjack.models import Round
+from casino.models import ChipSlip, InventoryKind, SlipStatus, TableInventory
 from tests.floor.test_table_operations import (
     DAY_SHIFT,
     FixedClock,

@@ -14,8 +14,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
+from blackjack.models import Round
 from bonus_tie.models import PaytableStatus, PaytableVersion
-from casino.models import LedgerEntry, Round, Shoe, Terminal
+from casino.models import LedgerEntry, Shoe, Terminal
 from kernel.parsers import MAX_DEPTH
 from kernel.problems import bad_request, problem
 from tests.bonus_tie.conftest import LOW_PAYS, Staff, compliance, compute, pit_boss, propose, staff

@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from audit.management.base import PlainErrorsCommand
-from casino.engine.wagers import SeatRequest, WagerRequest
+from blackjack.engine.wagers import SeatRequest, WagerRequest
+from blackjack.services import apply_action, open_round, report_card, settle_round
 from casino.models import BuyInMethod, Casino, GameKind, ShoeMode, SlipKind, Terminal
 from casino.services.provisioning import ProvisionedTable, create_staff, provision_table
-from casino.services.rounds import apply_action, open_round, report_card, settle_round
 from casino.services.shoes import open_shoe
 from casino.services.terminals import sign_in_dealer
 from table_money.services.accounting import approve_slip, open_table, record_buy_in, request_slip

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from blackjack.engine.rules import DealerRule, HouseRules
 from bonus_tie.engine import tie_odds
 from bonus_tie.engine.basic_strategy import basic_strategy_play
 from bonus_tie.engine.best_play import RoundProgramme, primary_totals, resplit_terms
@@ -28,7 +29,6 @@ from bonus_tie.engine.rank_counts import ACE, TEN, Counts, shoe_counts, without
 from bonus_tie.engine.resolution import Tie
 from bonus_tie.engine.steering import Scenario, steering_report
 from bonus_tie.engine.tie_odds import first_deals
-from casino.engine.rules import DealerRule, HouseRules
 from tests.bonus_tie.engine.test_house_edge import _Hand, _NeedCard, _Script
 
 S17 = HouseRules()

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from blackjack.engine.rules import DealerRule, HouseRules
 from bonus_tie.engine.basic_strategy import Play, basic_strategy_play
 from bonus_tie.engine.dealer_odds import DealerOdds, blackjack_probability
 from bonus_tie.engine.house_edge import house_edge_report, rules_summary, tie_probabilities
@@ -22,7 +23,6 @@ from bonus_tie.engine.paytable import DEFAULT_PAYTABLE, Paytable
 from bonus_tie.engine.rank_counts import Counts, shoe_counts
 from bonus_tie.engine.resolution import FinalHand, Tie, find_tie
 from bonus_tie.engine.tie_odds import TIES, first_deals
-from casino.engine.rules import DealerRule, HouseRules
 
 NO_SPLITS = HouseRules(max_hands=1)
 

@@ -7,11 +7,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from blackjack.engine import wagers as core
+from blackjack.engine.wagers import SeatRequest, SeatWagers, WagerRequest
 from bonus_tie.engine.kinds import BONUS_KINDS, BonusKind
 from bonus_tie.engine.tie_bonus import TIE_BONUS
-from casino.engine import wagers as core
 from casino.engine.errors import RuleError
-from casino.engine.wagers import KindLimit, SeatRequest, SeatWagers, TableLimits, WagerKind, WagerRequest
+from casino.engine.wager_kinds import KindLimit, TableLimits, WagerKind
 from tests.strategies import round_seats
 
 NO_LIMITS = TableLimits()

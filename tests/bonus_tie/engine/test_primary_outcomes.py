@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 
+from blackjack.engine.rules import BLACKJACK_6_TO_5, DealerRule, HouseRules
 from bonus_tie.engine.best_play import RoundProgramme, primary_totals
 from bonus_tie.engine.dealer_odds import DealerOdds
 from bonus_tie.engine.primary_outcomes import (
@@ -15,7 +16,6 @@ from bonus_tie.engine.primary_outcomes import (
     up_card_primary_outcomes,
 )
 from bonus_tie.engine.rank_counts import Counts, shoe_counts
-from casino.engine.rules import BLACKJACK_6_TO_5, DealerRule, HouseRules
 from tests.bonus_tie.engine.test_exact_figures import (
     ACES_AND_TENS,
     EIGHTS_AND_TENS,

@@ -2,10 +2,10 @@
 
 import pytest
 
+from blackjack.engine.rules import HouseRules
 from bonus_tie.engine.kinds import BonusKind
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
 from bonus_tie.engine.resolution import FinalHand, Tie, find_tie, winning_kinds
-from casino.engine.rules import HouseRules
 from tests.casino.engine.helpers import act, deal, outcome, settled, started, wagers
 
 BJ = FinalHand(total=21, blackjack=True)
@@ -210,9 +210,9 @@ def test_rule_9_doubling_does_not_change_the_bonus_stake() -> None:
 
 
 def test_a_round_settles_with_the_paytable_it_is_given() -> None:
+    from blackjack.engine.settlement import settle
     from bonus_tie.engine.paytable import DEFAULT_PAYS, Paytable
     from bonus_tie.engine.tie_bonus import TIE_BONUS
-    from casino.engine.settlement import settle
 
     state = act(started("TS TC 8D 8C", wagers(1, 1000, T18=100)), 1, 0, "stand")
     richer = Paytable(version=2, pays={**DEFAULT_PAYS, BonusKind.T18: 50})

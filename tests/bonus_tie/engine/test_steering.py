@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from blackjack.engine.rules import BLACKJACK_6_TO_5, DealerRule, HouseRules
 from bonus_tie.engine.house_edge import tie_probabilities
 from bonus_tie.engine.kinds import BonusKind
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE, Paytable
@@ -24,7 +25,6 @@ from bonus_tie.engine.steering import (
     format_steering,
     steering_report,
 )
-from casino.engine.rules import BLACKJACK_6_TO_5, DealerRule, HouseRules
 
 NO_SPLITS = HouseRules(max_hands=1)
 TIE_BY_TOTAL = {17: Tie.T17, 18: Tie.T18, 19: Tie.T19, 20: Tie.T20, 21: Tie.T21}

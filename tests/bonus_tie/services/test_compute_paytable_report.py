@@ -7,6 +7,7 @@ takes, with the figures checked against the engine's own review.
 import billiard
 import pytest
 
+from blackjack.engine.rules import DealerRule, HouseRules
 from bonus_tie import services
 from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.engine.paytable_review import format_review, review_paytable
@@ -14,7 +15,6 @@ from bonus_tie.mappers import paytable_for
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import REPORT_FORMAT, process_map
 from bonus_tie.tasks import compute_paytable_report
-from casino.engine.rules import DealerRule, HouseRules
 from tests.bonus_tie.conftest import (
     DEFAULT,
     LOW_PAYS,

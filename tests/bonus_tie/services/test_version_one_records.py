@@ -12,10 +12,10 @@ from django.test import Client
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
+from blackjack.engine.rules import HouseRules
+from blackjack.mappers import rules_to_json
 from bonus_tie import services
 from bonus_tie.models import SYSTEM_MIGRATION, PaytableProposal, PaytableStatus, PaytableVersion
-from casino.engine.rules import HouseRules
-from casino.mappers import rules_to_json
 from config.management.commands.run_service import Command as RunService
 from tests.bonus_tie.conftest import Staff, compute, propose
 

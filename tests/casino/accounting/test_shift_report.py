@@ -13,14 +13,7 @@ from rest_framework.test import APIClient
 
 from audit.context import AuditActor
 from casino.ledger import balance_cents
-from casino.models import (
-    Account,
-    AccountKind,
-    LedgerEntry,
-    MovementKind,
-    ShiftReport,
-    ShiftReportLine,
-)
+from casino.models import Account, AccountKind, LedgerEntry, MovementKind, ShiftReport, ShiftReportLine
 from reports import services as reports
 from tests.casino.accounting.conftest import (
     CASINO_ZONE,

@@ -14,7 +14,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from casino.models import Casino, ChipSlip, LedgerTransaction, Pit, Round, StaffProfile, Table
+from blackjack.models import Round
+from casino.models import Casino, ChipSlip, LedgerTransaction, Pit, StaffProfile, Table
 from casino.services.provisioning import ProvisionedStaff, create_staff
 from tests.casino.accounting.conftest import ok, open_table, play_round, request_slip, wager
 from tests.conftest import TableActors, post
@@ -46,9 +47,9 @@ class Floor:
             "/admin/casino/table/add/",
             "/admin/casino/pit/",
             f"/admin/casino/pit/{a.pit_id}/change/",
-            "/admin/casino/round/",
-            f"/admin/casino/round/{self.round_id}/change/",
-            "/admin/casino/settlement/",
+            "/admin/blackjack/round/",
+            f"/admin/blackjack/round/{self.round_id}/change/",
+            "/admin/blackjack/settlement/",
             "/admin/casino/chipslip/",
             f"/admin/casino/chipslip/{self.slip_id}/change/",
             "/admin/casino/ledgertransaction/",

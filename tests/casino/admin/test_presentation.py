@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from audit.models import AuditCheckpoint, AuditEvent, RefusalTally
+from blackjack.models import Round, RoundEvent, Settlement, SettlementLine, Wager
 from bonus_tie.models import PaytableVersion
 from casino.admin_display import chips_table
 from casino.models import (
@@ -26,17 +27,12 @@ from casino.models import (
     ChipSlip,
     LedgerEntry,
     LedgerTransaction,
-    Round,
-    RoundEvent,
-    Settlement,
-    SettlementLine,
     ShiftReport,
     Shoe,
     StaffProfile,
     Table,
     TableInventory,
     TableLimit,
-    Wager,
 )
 from casino.services.provisioning import ProvisionedStaff
 from history.models import TableHistory
@@ -235,11 +231,11 @@ def test_a_rounds_page_shows_its_wagers_cards_and_settlement_in_dollars_read_onl
 ) -> None:
     round_ = settled_round(make_table("BJ-P1"))
 
-    page = signed_in(make_staff, "admin").get(f"/admin/casino/round/{round_.pk}/change/")
+    page = signed_in(make_staff, "admin").get(f"/admin/blackjack/round/{round_.pk}/change/")
     assert page.status_code == 200
     assert_round_page(page.content.decode(), round_)
     for role in ("floor_supervisor", "pit_boss", "compliance"):  # they read rounds on the floor console
-        refused = signed_in(make_staff, role).get(f"/admin/casino/round/{round_.pk}/change/")
+        refused = signed_in(make_staff, role).get(f"/admin/blackjack/round/{round_.pk}/change/")
         assert refused.status_code in (302, 403)
         assert "BJ-P1" not in refused.content.decode()
 
@@ -269,8 +265,8 @@ def test_list_columns_show_dollars_and_casino_local_time_with_its_zone(
     round_ = settled_round(make_table("BJ-P2"))
     client = signed_in(make_staff, "admin")
 
-    rounds = client.get("/admin/casino/round/").content.decode()
-    settlements = client.get("/admin/casino/settlement/").content.decode()
+    rounds = client.get("/admin/blackjack/round/").content.decode()
+    settlements = client.get("/admin/blackjack/settlement/").content.decode()
 
     opened = round_.opened_at.astimezone(casino_zone())
     assert opened.strftime("%Y-%m-%d %H:%M %Z") in rounds

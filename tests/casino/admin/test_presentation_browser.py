@@ -67,7 +67,7 @@ def test_the_admin_reads_the_admin_site_in_dollars_local_time_and_proper_names(
     assert "object (" not in index
     screenshot(chromium, "admin-index-admin")
 
-    admin.open(f"/admin/casino/round/{played['id']}/change/")
+    admin.open(f"/admin/blackjack/round/{played['id']}/change/")
     page = admin.wait_for_text("House net -$90.00")
     wagers = chromium.find_element(By.ID, "wagers-group").text
     assert "$100.00" in wagers

@@ -6,7 +6,8 @@ import psycopg
 import pytest
 from django.db import connection
 
-from casino.models import LedgerTransaction, Round
+from blackjack.models import Round
+from casino.models import LedgerTransaction
 from kernel.idempotency import _lock_id
 from kernel.models import IdempotencyRecord
 from tests.conftest import TableActors, post

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from blackjack import services as rounds
+from blackjack.locks import LockedForNewRound
+from blackjack.models import Round, RoundEvent, Settlement
 from casino.ledger_checks import find_violations
-from casino.locks import LockedForNewRound
-from casino.models import LedgerTransaction, Round, RoundEvent, Settlement
-from casino.services import rounds
+from casino.models import LedgerTransaction
 from tests.conftest import TableActors, client_with_token, post
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -5,8 +5,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from blackjack.models import Round, RoundEvent, Wager
 from casino.ledger import balance_cents
-from casino.models import AccountKind, LedgerEntry, Round, RoundEvent, Shoe, Wager
+from casino.models import AccountKind, LedgerEntry, Shoe
 from tests.conftest import TableActors, post
 
 pytestmark = pytest.mark.django_db

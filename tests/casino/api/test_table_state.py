@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from casino.models import BuyIn, ChipSlip, LedgerEntry, Round, RoundEvent, Shoe, Table, Wager
+from blackjack.models import Round, RoundEvent, Wager
+from casino.models import BuyIn, ChipSlip, LedgerEntry, Shoe, Table
 from tests.casino.accounting.conftest import (
     DAY_SHIFT_MORNING,
     Clock,

@@ -1,13 +1,13 @@
 """Small builders for engine example tests: wagers, scripted deals and actions."""
 
+from blackjack.engine.round import Action, RoundState, apply_action, apply_card, open_round
+from blackjack.engine.rules import HouseRules
+from blackjack.engine.settlement import Line, Settlement, settle
+from blackjack.engine.wagers import SeatWagers
 from bonus_tie.engine.kinds import BonusKind
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
 from bonus_tie.engine.tie_bonus import TIE_BONUS
 from casino.engine.cards import Card, parse_card
-from casino.engine.round import Action, RoundState, apply_action, apply_card, open_round
-from casino.engine.rules import HouseRules
-from casino.engine.settlement import Line, Settlement, settle
-from casino.engine.wagers import SeatWagers
 
 
 def wagers(seat: int, primary: int = 1000, **bonus: int) -> SeatWagers:

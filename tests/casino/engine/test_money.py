@@ -3,9 +3,9 @@ from decimal import Decimal
 import pytest
 from hypothesis import given
 
+from blackjack.engine.rules import BLACKJACK_3_TO_2, BLACKJACK_6_TO_5, INSURANCE_PAYS
 from casino.engine import money
-from casino.engine.money import InvalidAmountError
-from casino.engine.rules import BLACKJACK_3_TO_2, BLACKJACK_6_TO_5, INSURANCE_PAYS, Ratio
+from casino.engine.money import InvalidAmountError, Ratio
 from tests.strategies import cents, prorations, ratios
 
 

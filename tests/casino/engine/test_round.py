@@ -2,22 +2,16 @@
 
 import pytest
 
-from casino.engine.errors import RuleError
-from casino.engine.money import InvalidAmountError
-from casino.engine.round import (
+from blackjack.engine.round import (
     Action,
     ActionNeed,
-    ActionNotAllowedError,
     ActionTaken,
     CardDealt,
     CardToDealer,
     CardToHand,
     HandStatus,
     InsuranceNeed,
-    NoActionExpectedError,
-    NoCardExpectedError,
     NotReadyToSettleError,
-    NotYourTurnError,
     RoundClosedError,
     RoundEvent,
     RoundPhase,
@@ -38,7 +32,15 @@ from casino.engine.round import (
     void_round,
     wagers_of,
 )
-from casino.engine.rules import DealerRule, HouseRules
+from blackjack.engine.rules import DealerRule, HouseRules
+from casino.engine.errors import RuleError
+from casino.engine.money import InvalidAmountError
+from casino.engine.table_game import (
+    ActionNotAllowedError,
+    NoActionExpectedError,
+    NoCardExpectedError,
+    NotYourTurnError,
+)
 from tests.casino.engine.helpers import act, cards, deal, opened, started, wagers
 
 H, S, D, P, R = Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER

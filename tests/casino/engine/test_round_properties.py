@@ -4,13 +4,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from bonus_tie.engine.kinds import BONUS_KINDS, BonusKind
-from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
-from bonus_tie.engine.tie_bonus import TIE_BONUS
-from casino.engine import money
-from casino.engine.errors import RuleError
-from casino.engine.hands import total_and_soft
-from casino.engine.round import (
+from blackjack.engine.round import (
     ActionNeed,
     CardDealt,
     CardToDealer,
@@ -30,10 +24,17 @@ from casino.engine.round import (
     stake_added,
     staked_cents,
 )
-from casino.engine.rules import INSURANCE_PAYS, DealerRule, HouseRules
-from casino.engine.settlement import Result, Settlement, settle
+from blackjack.engine.rules import INSURANCE_PAYS, DealerRule, HouseRules
+from blackjack.engine.settlement import Result, Settlement, settle
+from blackjack.engine.wagers import SeatWagers
+from bonus_tie.engine.kinds import BONUS_KINDS, BonusKind
+from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
+from bonus_tie.engine.tie_bonus import TIE_BONUS
+from casino.engine import money
+from casino.engine.errors import RuleError
+from casino.engine.hands import total_and_soft
 from casino.engine.shoe import Shoe, new_shoe
-from casino.engine.wagers import SeatWagers, WagerKind
+from casino.engine.wager_kinds import WagerKind
 from tests.strategies import PlayedRound, house_rules, played_rounds, round_seats, seeded_rounds, shoe_cards
 
 # Hypothesis draws cost ~0.2 ms each here, so the fully shrinkable rounds run a few hundred times and

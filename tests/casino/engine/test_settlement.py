@@ -2,12 +2,12 @@
 
 import pytest
 
+from blackjack.engine.round import RoundClosedError, mark_settled, staked_cents
+from blackjack.engine.rules import BLACKJACK_6_TO_5, HouseRules
+from blackjack.engine.settlement import NotReadyToSettleError, Result, settle, void_settlement
 from bonus_tie.engine.paytable import DEFAULT_PAYTABLE
 from bonus_tie.engine.tie_bonus import TIE_BONUS
 from casino.engine.money import InvalidAmountError
-from casino.engine.round import RoundClosedError, mark_settled, staked_cents
-from casino.engine.rules import BLACKJACK_6_TO_5, HouseRules
-from casino.engine.settlement import NotReadyToSettleError, Result, settle, void_settlement
 from tests.casino.engine.helpers import act, deal, outcome, settled, started, wagers
 
 # --- primary wagers (RULES.md §1.2) ---------------------------------------------------------------

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from blackjack.engine.rules import HouseRules
 from casino.engine.cards import ALL_CARDS, Card, parse_card
 from casino.engine.errors import RuleError
-from casino.engine.rules import HouseRules
 from casino.engine.shoe import (
     CardNotInShoeError,
     InvalidDeckCountError,

@@ -6,16 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casino.engine import table as play
-from casino.engine.round import (
-    ActionNeed,
-    CardDealt,
-    CardToDealer,
-    CardToHand,
-    RoundPhase,
-    needs,
-    replay,
-)
+from blackjack.engine import table as play
+from blackjack.engine.round import ActionNeed, CardDealt, CardToDealer, CardToHand, RoundPhase, needs, replay
 from casino.engine.shoe import new_shoe, shoe_after, shuffle_order
 from tests.casino.engine.helpers import cards, opened, started, wagers
 

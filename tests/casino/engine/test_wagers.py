@@ -6,20 +6,12 @@ from dataclasses import dataclass
 
 import pytest
 
+from blackjack.engine.settlement import Result, settle, void_settlement
+from blackjack.engine.wagers import SeatRequest, SeatWagers, WagerRequest, validate_wagers
 from casino.engine.errors import RuleError
 from casino.engine.hands import FinalHand
-from casino.engine.settlement import Result, settle, void_settlement
 from casino.engine.side_bet import SideBet, SideBetKind, SideBetOffer
-from casino.engine.wagers import (
-    KindLimit,
-    SeatRequest,
-    SeatWagers,
-    TableLimits,
-    WagerKind,
-    WagerRequest,
-    placeable_kinds,
-    validate_wagers,
-)
+from casino.engine.wager_kinds import KindLimit, TableLimits, WagerKind, placeable_kinds
 from tests.casino.engine.helpers import act, deal, started
 
 

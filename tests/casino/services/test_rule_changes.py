@@ -13,18 +13,11 @@ from rest_framework.test import APIClient
 from audit.context import AuditActor
 from audit.exports import export_gaming_day
 from audit.models import AuditEvent
+from blackjack import services as rounds
+from blackjack.engine.wagers import SeatRequest, WagerRequest
+from blackjack.models import Round, SettlementLine
 from casino import tasks
-from casino.engine.wagers import SeatRequest, WagerRequest
-from casino.models import (
-    Round,
-    RuleChangeStatus,
-    SettlementLine,
-    Table,
-    TableLimit,
-    TableRuleChange,
-    Terminal,
-)
-from casino.services import rounds
+from casino.models import RuleChangeStatus, Table, TableLimit, TableRuleChange, Terminal
 from casino.services.provisioning import ProvisionedStaff
 from casino.services.rule_changes import (
     apply_due_rule_changes,

@@ -1,7 +1,7 @@
 """The special-card round at the table: one engine call per terminal call says what happened."""
 
 from casino.engine.shoe import new_shoe, shoe_after
-from casino.engine.table import ShoeInPlay
+from casino.engine.table_game import ShoeInPlay
 from specials.engine import table as play
 from specials.engine.match import LedgerEntry, LedgerReason, MatchState, round_entries
 from specials.engine.round import (

@@ -14,12 +14,20 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
 
+from blackjack.engine.rules import DealerRule, HouseRules
+from blackjack.engine.wagers import SeatWagers
 from casino.engine import money
 from casino.engine.cards import Card
 from casino.engine.errors import RuleError
 from casino.engine.hands import BLACKJACK_TOTAL, is_blackjack, is_natural, total_and_soft
-from casino.engine.rules import DealerRule, HouseRules
-from casino.engine.wagers import DuplicateSeatError, Kind, SeatsRequiredError, SeatWagers, WagerKind
+from casino.engine.seats import DuplicateSeatError, SeatsRequiredError
+from casino.engine.table_game import (
+    ActionNotAllowedError,
+    NoActionExpectedError,
+    NoCardExpectedError,
+    NotYourTurnError,
+)
+from casino.engine.wager_kinds import Kind, WagerKind
 
 __all__ = [
     "Action",
@@ -91,27 +99,6 @@ class Action(StrEnum):
     SURRENDER = "surrender"
     INSURANCE = "insurance"
     DECLINE_INSURANCE = "decline_insurance"
-
-
-class NoCardExpectedError(RuleError):
-    code = "no_card_expected"
-
-
-class NoActionExpectedError(RuleError):
-    code = "no_action_expected"
-
-
-class NotYourTurnError(RuleError):
-    code = "not_your_turn"
-
-
-class ActionNotAllowedError(RuleError):
-    code = "action_not_allowed"
-
-    def __init__(self, detail: str, *, allowed: Sequence[str], field: str | None = "action") -> None:
-        self.allowed: tuple[str, ...] = tuple(allowed)
-        names = ", ".join(self.allowed) or "none"
-        super().__init__(f"{detail}; allowed: {names}", field=field)
 
 
 class NotReadyToSettleError(RuleError):

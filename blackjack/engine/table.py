@@ -8,34 +8,14 @@ added and the hand it belongs to, whether the cut card came out, whether the
 shoe closes). The caller stores the step; it decides nothing about the game.
 """
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-from casino.engine import round as rounds
+from blackjack.engine import round as rounds
+from blackjack.engine.round import Action, ActionTaken, CardDealt, RoundEvent, RoundPhase, RoundState
 from casino.engine.cards import Card
-from casino.engine.round import Action, ActionTaken, CardDealt, RoundEvent, RoundPhase, RoundState
-from casino.engine.shoe import Shoe
+from casino.engine.table_game import ElectronicShoeDealsError, ShoeInPlay
 
 _SOURCE_OF_STAKE = {Action.DOUBLE: "double", Action.SPLIT: "split", Action.INSURANCE: "insurance"}
-
-
-class ElectronicShoeDealsError(rounds.NoCardExpectedError):
-    """A card reported for a round whose cards the service draws itself."""
-
-
-@dataclass(frozen=True, slots=True)
-class ShoeInPlay:
-    """The shoe a round is dealt from: what is left in it and, for an electronic shoe, the
-    cards still to come in their committed order (`None` for a reported shoe), read only as
-    far as the round draws them."""
-
-    shoe: Shoe
-    penetration_percent: int
-    upcoming: Iterable[Card] | None = None
-
-    @property
-    def electronic(self) -> bool:
-        return self.upcoming is not None
 
 
 @dataclass(frozen=True, slots=True)

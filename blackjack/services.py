@@ -2,7 +2,7 @@
 
 Each takes its locks through `casino.locks` (table, shoe, round, in one
 statement), checks `expected_seq`, rebuilds the round once from its stored
-events, asks the engine once (`casino.engine.table`: what happened, including
+events, asks the engine once (`blackjack.engine.table`: what happened, including
 the cards an electronic shoe deals), writes the events, wagers and ledger
 entries, records the audit event, and returns the snapshot the API presents.
 """
@@ -17,32 +17,31 @@ from django.db import IntegrityError, transaction
 
 from audit.context import AuditActor
 from audit.services import record_event
-from casino import ledger
-from casino.engine import round as engine
-from casino.engine import table as play
-from casino.engine.cards import parse_card
-from casino.engine.settlement import Settlement as EngineSettlement
-from casino.engine.settlement import settle, void_settlement
-from casino.engine.wagers import SeatRequest, validate_wagers
-from casino.locks import LatestCount, lock_round, lock_table_for_new_round
-from casino.mappers import house_rules_for, rules_to_json, table_limits_for
-from casino.models import (
-    AccountKind,
+from blackjack.engine import round as engine
+from blackjack.engine import table as play
+from blackjack.engine.settlement import Settlement as EngineSettlement
+from blackjack.engine.settlement import settle, void_settlement
+from blackjack.engine.wagers import SeatRequest, validate_wagers
+from blackjack.locks import lock_round, lock_table_for_new_round
+from blackjack.mappers import house_rules_for, rules_to_json
+from blackjack.models import (
     EventKind,
-    GameKind,
-    MovementKind,
     Round,
     RoundEvent,
     RoundSeat,
     RoundState,
     Settlement,
     SettlementLine,
-    Shoe,
-    Terminal,
     Wager,
     WagerSource,
 )
-from casino.selectors import RoundSnapshot, players_of, round_state, shoe_in_play
+from blackjack.selectors import RoundSnapshot, players_of, round_state
+from casino import ledger
+from casino.engine.cards import parse_card
+from casino.locks import LatestCount
+from casino.mappers import table_limits_for
+from casino.models import AccountKind, GameKind, MovementKind, Shoe, Terminal
+from casino.selectors import shoe_in_play
 from casino.services.patrons import resolve_patron_ids
 from casino.services.report_refresh import refresh_reports_on_commit
 from casino.services.rule_changes import apply_due_rule_change
@@ -261,7 +260,7 @@ def _place_stake(at: _RoundAtTable, *, cents: int, memo: str, now: dt.datetime) 
     ledger.post(
         kind=MovementKind.WAGER,
         table=at.table,
-        round=at.round,
+        round_id=at.round.pk,
         now=now,
         memo=memo,
         entries=[(AccountKind.PATRONS, -cents), (AccountKind.WAGERS, cents)],
@@ -526,7 +525,7 @@ def settle_round(
     ledger.post(
         kind=MovementKind.PAYOUT,
         table=at.table,
-        round=at.round,
+        round_id=at.round.pk,
         now=now,
         memo="round settled",
         entries=[
@@ -571,7 +570,7 @@ def void_round(
         ledger.post(
             kind=MovementKind.VOID,
             table=at.table,
-            round=at.round,
+            round_id=at.round.pk,
             now=now,
             memo=f"void: {reason}"[:200],
             entries=[(AccountKind.WAGERS, -returned.paid_cents), (AccountKind.PATRONS, returned.paid_cents)],

@@ -9,60 +9,26 @@ ready for `round.open_round`.
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, TypeAlias
+from typing import Any
 
 from casino.engine import money
 from casino.engine.errors import RuleError
+from casino.engine.seats import DuplicateSeatError, SeatsRequiredError, check_seat_number
 from casino.engine.side_bet import SideBet, SideBetKind
+from casino.engine.wager_kinds import Kind, TableLimits, WagerKind, placeable_kinds
 
 __all__ = [
-    "SEAT_NUMBERS",
     "AboveTableMaximumError",
     "BelowTableMinimumError",
-    "DuplicateSeatError",
     "DuplicateWagerKindError",
-    "InvalidSeatError",
-    "Kind",
-    "KindLimit",
     "PrimaryRequiredError",
     "SeatRequest",
     "SeatWagers",
-    "SeatsRequiredError",
-    "TableLimits",
     "UnknownWagerKindError",
-    "WagerKind",
     "WagerRequest",
-    "check_seat_number",
-    "placeable_kinds",
     "validate_wagers",
 ]
-
-
-class WagerKind(StrEnum):
-    """The core's wagers: the primary, placed when the round opens, and insurance, taken later."""
-
-    PRIMARY = "primary"
-    INSURANCE = "insurance"
-
-
-# Any wager kind: the core's or a side bet's.
-Kind: TypeAlias = WagerKind | SideBetKind
-
-SEAT_NUMBERS = range(1, 8)
-
-
-class SeatsRequiredError(RuleError):
-    code = "seats_required"
-
-
-class InvalidSeatError(RuleError):
-    code = "invalid_seat"
-
-
-class DuplicateSeatError(RuleError):
-    code = "duplicate_seat"
 
 
 class UnknownWagerKindError(RuleError):
@@ -85,19 +51,6 @@ class AboveTableMaximumError(RuleError):
     code = "above_table_maximum"
 
 
-def _check_positive_cents(cents: object, *, field: str) -> int:
-    amount = money.check_cents(cents, field=field)
-    if amount == 0:
-        raise money.InvalidAmountError(f"{field} must be at least 1 cent", field=field)
-    return amount
-
-
-def check_seat_number(seat: object, *, field: str = "seat") -> int:
-    if type(seat) is not int or seat not in SEAT_NUMBERS:
-        raise InvalidSeatError(f"seats are numbered 1 to 7, not {seat!r}", field=field)
-    return seat
-
-
 @dataclass(frozen=True, slots=True)
 class SeatWagers:
     """The wagers one seat places when a round opens: a primary and any side wagers.
@@ -111,41 +64,19 @@ class SeatWagers:
 
     def __post_init__(self) -> None:
         check_seat_number(self.seat)
-        _check_positive_cents(self.primary_cents, field="primary_cents")
+        money.check_positive_cents(self.primary_cents, field="primary_cents")
         bonus = self.bonus_cents
         for kind, cents in bonus.items():
             if not isinstance(kind, SideBetKind):
                 raise UnknownWagerKindError(f"{kind!r} is not a side-bet wager kind", field="kind")
             if type(cents) is not int or cents <= 0:
-                _check_positive_cents(cents, field="amount_cents")
+                money.check_positive_cents(cents, field="amount_cents")
         ordered = dict(sorted(bonus.items(), key=lambda placed: placed[0].position))
         object.__setattr__(self, "bonus_cents", MappingProxyType(ordered))
 
     @property
     def total_cents(self) -> int:
         return money.sum_cents((self.primary_cents, *self.bonus_cents.values()))
-
-
-@dataclass(frozen=True, slots=True)
-class KindLimit:
-    min_cents: int
-    max_cents: int
-
-    def __post_init__(self) -> None:
-        _check_positive_cents(self.min_cents, field="min_cents")
-        _check_positive_cents(self.max_cents, field="max_cents")
-        if self.min_cents > self.max_cents:
-            raise ValueError(f"table minimum {self.min_cents} is above the maximum {self.max_cents}")
-
-
-@dataclass(frozen=True, slots=True)
-class TableLimits:
-    """The table's minimum and maximum per wager kind; a kind not listed has neither."""
-
-    by_kind: Mapping[str, KindLimit] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "by_kind", MappingProxyType(dict(self.by_kind)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,13 +91,6 @@ class WagerRequest:
 class SeatRequest:
     seat: int
     wagers: Sequence[WagerRequest]
-
-
-def placeable_kinds(side_bet: SideBet[Any] | None) -> tuple[Kind, ...]:
-    """The kinds a seat may place when a round opens: the primary, then the side bet's, if any
-    (insurance comes later, as an action)."""
-    kinds: tuple[Kind, ...] = (WagerKind.PRIMARY,)
-    return kinds if side_bet is None else (*kinds, *side_bet.kinds)
 
 
 def _parse_kind(kind: object, kinds: Mapping[str, Kind], *, field: str) -> Kind:
@@ -208,7 +132,7 @@ def _validate_seat(
             kind = _parse_kind(wager.kind, kinds, field=f"{at}.kind")
             if kind in amounts:
                 raise DuplicateWagerKindError(f"{kind} is placed twice at one seat", field=f"{at}.kind")
-            _check_positive_cents(cents, field=f"{at}.amount_cents")
+            money.check_positive_cents(cents, field=f"{at}.amount_cents")
         limit = limits.by_kind.get(kind)
         if limit is not None and not limit.min_cents <= cents <= limit.max_cents:
             _check_table_limit(kind, cents, limits, field=f"seats[{i}].wagers[{j}].amount_cents")

@@ -11,9 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from casino.engine import money
-from casino.engine.hands import FinalHand, is_blackjack, total_and_soft
-from casino.engine.round import (
+from blackjack.engine.round import (
     Hand,
     HandStatus,
     NotReadyToSettleError,
@@ -22,9 +20,11 @@ from casino.engine.round import (
     RoundState,
     SeatState,
 )
-from casino.engine.rules import INSURANCE_PAYS
+from blackjack.engine.rules import INSURANCE_PAYS
+from casino.engine import money
+from casino.engine.hands import FinalHand, is_blackjack, total_and_soft
 from casino.engine.side_bet import SideBetKind, SideBetOffer
-from casino.engine.wagers import Kind, WagerKind
+from casino.engine.wager_kinds import Kind, WagerKind
 
 __all__ = [
     "Line",

@@ -1,49 +1,16 @@
-"""Shoes, rounds, wagers, the ordered card and action events, and settlements."""
+"""The blackjack round: its seats, wagers, the ordered card and action events, and its settlement.
+
+The tables keep the names they had when these models lived in the casino app (`casino_round`, ...):
+the models moved, no row did.
+"""
 
 from django.conf import settings
-from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
 
-from casino.models.floor import Dealer, Table, Terminal
-from casino.models.patrons import Patron
+from casino.models import Dealer, Patron, Shoe, Table, Terminal
 from casino.side_bets import WAGER_KIND_CHOICES
 from kernel.formatting import dollars
-
-
-class ShoeMode(models.TextChoices):
-    REPORTED = "reported", "Reported (physical cards)"
-    ELECTRONIC = "electronic", "Electronic (service shuffles and deals)"
-
-
-class Shoe(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shoes")
-    mode = models.CharField(max_length=16, choices=ShoeMode.choices)
-    decks = models.PositiveSmallIntegerField()
-    # Cards drawn so far, in order; the remaining composition is the full shoe minus these.
-    dealt = ArrayField(models.CharField(max_length=2), default=list, blank=True)
-    # Electronic shoes: the shuffled order and salt stay secret until the shoe closes.
-    order = ArrayField(models.CharField(max_length=2), null=True, blank=True)
-    salt_hex = models.CharField(max_length=64, blank=True)
-    commitment = models.CharField(max_length=64, blank=True)
-    cut_card_reached = models.BooleanField(default=False)
-    opened_at = models.DateTimeField()
-    closed_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["table"], condition=Q(closed_at__isnull=True), name="shoe_one_open_per_table"
-            ),
-            models.CheckConstraint(condition=Q(decks__in=[6, 8]), name="shoe_decks_6_or_8"),
-            models.CheckConstraint(
-                condition=Q(mode="reported") | (Q(order__isnull=False) & ~Q(commitment="")),
-                name="shoe_electronic_has_order_and_commitment",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"Shoe {self.pk} at {self.table} ({self.mode})"
 
 
 class RoundState(models.TextChoices):
@@ -89,6 +56,7 @@ class Round(models.Model):
     )
 
     class Meta:
+        db_table = "casino_round"
         constraints = [
             models.UniqueConstraint(
                 fields=["table"], condition=Q(state__in=OPEN_ROUND_STATES), name="round_one_open_per_table"
@@ -106,6 +74,7 @@ class RoundSeat(models.Model):
     patron = models.ForeignKey(Patron, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
 
     class Meta:
+        db_table = "casino_roundseat"
         constraints = [
             models.UniqueConstraint(fields=["round", "seat"], name="round_seat_unique"),
             models.CheckConstraint(condition=Q(seat__gte=1, seat__lte=7), name="round_seat_1_to_7"),
@@ -134,6 +103,7 @@ class Wager(models.Model):
     placed_at = models.DateTimeField()
 
     class Meta:
+        db_table = "casino_wager"
         constraints = [models.CheckConstraint(condition=Q(amount_cents__gt=0), name="wager_amount_positive")]
 
     def __str__(self) -> str:
@@ -168,6 +138,7 @@ class RoundEvent(models.Model):
     created_at = models.DateTimeField()
 
     class Meta:
+        db_table = "casino_roundevent"
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="round_event_number_unique"),
             models.CheckConstraint(
@@ -195,6 +166,7 @@ class Settlement(models.Model):
     settled_at = models.DateTimeField()
 
     class Meta:
+        db_table = "casino_settlement"
         constraints = [
             models.CheckConstraint(
                 condition=Q(house_net_cents=models.F("wagered_cents") - models.F("paid_cents")),
@@ -228,6 +200,7 @@ class SettlementLine(models.Model):
     paid_cents = models.BigIntegerField()
 
     class Meta:
+        db_table = "casino_settlementline"
         constraints = [
             models.UniqueConstraint(
                 fields=["settlement", "seat", "hand", "kind"], name="settlement_line_unique"

@@ -1,0 +1,26 @@
+from django.apps import AppConfig
+
+
+class BlackjackConfig(AppConfig):
+    name = "blackjack"
+    verbose_name = "Tie-bonus blackjack"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from blackjack.engine.rules import RULE_CHANGE_FIELDS, check_house_rule
+        from blackjack.models import OPEN_ROUND_STATES, Round
+        from casino.games import Game, register
+        from casino.models import GameKind, Table
+
+        def blackjack_round_open(table: Table) -> bool:
+            return Round.objects.filter(table=table, state__in=OPEN_ROUND_STATES).exists()
+
+        register(
+            Game(
+                kind=GameKind.TIE_BONUS,
+                name="tie-bonus blackjack",
+                rule_fields=RULE_CHANGE_FIELDS,
+                has_play_in_progress=blackjack_round_open,
+                check_rule=check_house_rule,
+            )
+        )
