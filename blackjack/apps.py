@@ -7,10 +7,15 @@ class BlackjackConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from blackjack.engine.round import NotReadyToSettleError
         from blackjack.engine.rules import RULE_CHANGE_FIELDS, check_house_rule
         from blackjack.models import OPEN_ROUND_STATES, Round
         from casino.games import Game, register
         from casino.models import GameKind, Table
+        from kernel.problems import answer_code_with
+
+        # A rule error, which API.md answers with 409 rather than 422.
+        answer_code_with(NotReadyToSettleError.code, 409)
 
         def blackjack_round_open(table: Table) -> bool:
             return Round.objects.filter(table=table, state__in=OPEN_ROUND_STATES).exists()

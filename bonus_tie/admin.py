@@ -28,7 +28,7 @@ from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import flagged_of, pays_in_order
 from casino.admin import ReadOnlyAdmin, role_of
 from casino.models import StaffRole
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 from kernel.formatting import local_time
 
 logger = logging.getLogger(__name__)
@@ -374,7 +374,7 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
                         actor=_actor(request),
                         now=timezone.now(),
                     )
-            except ServiceError as exc:
+            except CodedError as exc:
                 self.message_user(request, f"Refused ({exc.code}): {exc.detail}", messages.ERROR)
             else:
                 verb = "approved" if approve else "rejected"

@@ -40,7 +40,7 @@ from casino.models import (
 )
 from casino.services import staff_sign_in, terminals
 from casino.services.provisioning import site_flags
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 from kernel.formatting import local_time
 from kernel.keys import hash_pin, new_api_key, new_pin
 
@@ -239,7 +239,7 @@ class DealerAdmin(RoleAdmin):
         for dealer in queryset.order_by("pk"):
             try:
                 terminals.unlock_dealer(dealer_id=dealer.pk, actor=_actor(request), now=timezone.now())
-            except ServiceError as error:
+            except CodedError as error:
                 self.message_user(request, f"Dealer {dealer.badge}: {error.detail}", messages.WARNING)
             else:
                 self.message_user(request, f"Dealer {dealer.badge} unlocked.", messages.SUCCESS)
@@ -346,7 +346,7 @@ class StaffSignInLockAdmin(ReadOnlyAdmin):
                 staff_sign_in.unlock_staff_sign_in(
                     username=lock.username, actor=_actor(request), now=timezone.now()
                 )
-            except ServiceError as error:
+            except CodedError as error:
                 self.message_user(request, f"Not unlocked: {error.detail}", messages.WARNING)
             else:
                 self.message_user(request, f"Unlocked {lock.username}.", messages.SUCCESS)

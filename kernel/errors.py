@@ -1,32 +1,50 @@
-"""Errors the services raise for what is not a game rule: conflicts, missing rows, roles.
+"""The one family of errors a request is refused with.
 
-Each carries the HTTP status and the stable `code` of API.md; the API's exception
-handler renders them as problem+json. Game-rule violations are `RuleError`s of
-the engine (422).
+A `CodedError` carries a stable snake_case `code` (API.md's, used as written), a sentence for
+people (`detail`) and the field it concerns, if any; when one is raised, nothing was changed.
+The game rules raise `RuleError`s (`casino.engine.errors`, in the pure engines) and the services
+raise the `ServiceError`s below; both are `CodedError`s. Neither says which HTTP status it is:
+only the API's problem handler chooses that (`kernel.problems.status_of`). The console and the
+operator commands catch `CodedError` and show `detail`.
 """
 
+from typing import ClassVar
 
-class ServiceError(Exception):
-    status = 422
 
-    def __init__(self, code: str, detail: str, *, field: str | None = None) -> None:
+class CodedError(Exception):
+    code: str = "refused"
+    # Whether the problem's `errors` lists the error even without a field (with field "").
+    listed_without_field: ClassVar[bool] = False
+
+    def __init__(self, detail: str, *, code: str | None = None, field: str | None = None) -> None:
         super().__init__(detail)
-        self.code = code
+        if code is not None:
+            self.code = code
         self.detail = detail
         self.field = field
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(code={self.code!r}, detail={self.detail!r}, field={self.field!r})"
+
+
+class ServiceError(CodedError):
+    """A refusal that is not a game rule: a conflict, a missing row, a role, a value out of range."""
+
+    def __init__(self, code: str, detail: str, *, field: str | None = None) -> None:
+        super().__init__(detail, code=code, field=field)
+
 
 class ConflictError(ServiceError):
-    status = 409
+    """The request collides with the state of things (409): a busy table, a stale round."""
 
 
 class NotFoundError(ServiceError):
-    status = 404
+    """What the request names does not exist, or not for this caller (404)."""
 
 
 class ForbiddenError(ServiceError):
-    status = 403
+    """The caller may not do this (403)."""
 
 
 class BadCredentialsError(ServiceError):
-    status = 401
+    """A badge, a PIN or a password that does not match (401)."""

@@ -7,7 +7,7 @@ errors and anything unexpected. Nothing reaches Django's HTML 500 page.
 
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -19,7 +19,7 @@ from rest_framework import exceptions
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from kernel.errors import ServiceError
+from kernel.errors import BadCredentialsError, CodedError, ConflictError, ForbiddenError, NotFoundError
 
 logger = logging.getLogger(__name__)
 
@@ -39,23 +39,31 @@ _CODES_BY_EXCEPTION: list[tuple[type[exceptions.APIException], str]] = [
 ]
 
 
-class CodedError(Protocol):
-    """What an app's own errors carry to be rendered: a stable code, a sentence, maybe a field."""
-
-    code: str
-    detail: str
-    field: str | None
-
-
-# The apps register their own error types and who listens to refusals (their AppConfig.ready),
-# so the kernel knows no game and no audit trail.
-_coded_errors: list[tuple[type[Exception], Callable[[Any], int]]] = []
+# The status of each kind of refusal; any other coded error is 422.
+_STATUS_OF_KIND: tuple[tuple[type[CodedError], int], ...] = (
+    (BadCredentialsError, 401),
+    (ForbiddenError, 403),
+    (NotFoundError, 404),
+    (ConflictError, 409),
+)
+# The codes API.md answers with another status than their kind's (registered by the apps that
+# raise them, from their AppConfig.ready), and who listens to refusals: the kernel knows no game
+# and no audit trail.
+_status_of_code: dict[str, int] = {}
 _refusal_listeners: list[Callable[[Response, dict[str, Any]], None]] = []
 
 
-def render_errors_of(error_type: type[Exception], *, status_of: Callable[[Any], int]) -> None:
-    """Render `error_type` (a `CodedError`) as problem+json with the status `status_of` gives."""
-    _coded_errors.append((error_type, status_of))
+def answer_code_with(code: str, status: int) -> None:
+    """API.md answers the coded error `code` with `status` (e.g. a rule error that is a 409)."""
+    _status_of_code[code] = status
+
+
+def status_of(error: CodedError) -> int:
+    """The HTTP status of a coded error: chosen here and nowhere else."""
+    status = _status_of_code.get(error.code)
+    if status is not None:
+        return status
+    return next((status for kind, status in _STATUS_OF_KIND if isinstance(error, kind)), 422)
 
 
 def on_refusal(listener: Callable[[Response, dict[str, Any]], None]) -> None:
@@ -203,25 +211,16 @@ def _problem_for(exc: Exception, context: dict[str, Any]) -> Response:
         )
         return problem(status_code=exc.status_code, code=code, detail=str(detail), headers=headers)
 
-    if isinstance(exc, ServiceError):
-        service_headers = {"WWW-Authenticate": "Token"} if exc.status == 401 else None
+    if isinstance(exc, CodedError):
+        status = status_of(exc)
+        listed = bool(exc.field) or exc.listed_without_field
         return problem(
-            status_code=exc.status,
+            status_code=status,
             code=exc.code,
             detail=exc.detail,
-            errors=[{"field": exc.field, "code": exc.code, "message": exc.detail}] if exc.field else [],
-            headers=service_headers,
+            errors=[{"field": exc.field or "", "code": exc.code, "message": exc.detail}] if listed else [],
+            headers={"WWW-Authenticate": "Token"} if status == 401 else None,
         )
-
-    for error_type, status_of in _coded_errors:
-        if isinstance(exc, error_type):
-            coded: CodedError = exc  # type: ignore[assignment]
-            return problem(
-                status_code=status_of(coded),
-                code=coded.code,
-                detail=coded.detail,
-                errors=[{"field": coded.field or "", "code": coded.code, "message": coded.detail}],
-            )
 
     logger.exception("unexpected error in %s", context.get("view"))
     return problem(

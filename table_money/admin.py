@@ -17,7 +17,7 @@ from django.utils import timezone
 from audit.context import AuditActor
 from casino.admin_display import ReadOnlyAdmin, StaffPresentation, is_admin, role_of
 from casino.models import BuyIn, ChipSlip, SlipKind, SlipStatus, SlipVoid, TableInventory
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 from kernel.formatting import dollars
 from table_money.services import accounting
 
@@ -94,7 +94,7 @@ class ChipSlipAdmin(ReadOnlyAdmin):
                     actor=_actor(request),
                     now=timezone.now(),
                 )
-            except ServiceError as exc:
+            except CodedError as exc:
                 self.message_user(request, f"{kind} #{number}: {exc.detail}", messages.ERROR)
             else:
                 approved += 1

@@ -12,7 +12,7 @@ from casino.models import ChipRedemption, StaffRole
 from floor.access import console_view, role_of
 from floor.cage.forms import RedemptionForm
 from floor.submissions import FormOutcome, submit_once
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 from kernel.formatting import dollars
 from kernel.gaming_day import gaming_day_and_shift
 from table_money.services import cage
@@ -47,7 +47,7 @@ def cage_page(request: HttpRequest) -> HttpResponse:
 
         try:
             done = submit_once(request, form, purpose="cage.redemption", record=redeem)
-        except ServiceError as refused:
+        except CodedError as refused:
             form.add_error(None, refused.detail)
         else:
             if done is not None:

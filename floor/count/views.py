@@ -20,7 +20,7 @@ from casino.models import SoftCount, StaffRole, Table
 from floor.access import console_view, role_of
 from floor.count.forms import SoftCountForm
 from floor.submissions import FormOutcome, submit_button_once, submit_once
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 from kernel.formatting import dollars
 from kernel.gaming_day import gaming_day_and_shift
 from table_money.services import soft_counts
@@ -62,7 +62,7 @@ def count_page(request: HttpRequest) -> HttpResponse:
 
         try:
             done = submit_once(request, form, purpose="count.enter", record=enter)
-        except ServiceError as refused:
+        except CodedError as refused:
             form.add_error(refused.field if refused.field in form.fields else None, refused.detail)
         else:
             if done is not None:
@@ -112,6 +112,6 @@ def count_sign(request: HttpRequest, count_id: int) -> HttpResponse:
 
     try:
         return submit_button_once(request, purpose="count.sign", back_to=reverse("floor:count"), record=sign)
-    except ServiceError as refused:
+    except CodedError as refused:
         messages.error(request, refused.detail)
     return redirect("floor:count")

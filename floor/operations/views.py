@@ -23,7 +23,6 @@ from audit.context import AuditActor
 from blackjack import services as rounds
 from blackjack.models import OPEN_ROUND_STATES, Round
 from blackjack.selectors import get_open_round, get_round_at_table, list_recent_rounds
-from casino.engine.errors import RuleError
 from casino.models import ChipSlip, InventoryKind, SlipKind, SlipStatus, Table, TableInventory
 from casino.selectors import (
     get_latest_count,
@@ -47,7 +46,7 @@ from floor.operations.forms import (
 )
 from floor.operations.words import dollars_in_words
 from floor.submissions import FormOutcome, submit_button_once, submit_once
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 from kernel.formatting import dollars
 from kernel.forms import SubmittedOnceForm
 from kernel.gaming_day import gaming_day_and_shift
@@ -61,9 +60,9 @@ def _actor(request: HttpRequest) -> AuditActor:
     return AuditActor(kind="user", user_id=user.pk, username=user.get_username(), role=role_of(user) or "")
 
 
-def _refusal(error: ServiceError | RuleError) -> str:
+def _refusal(error: CodedError) -> str:
     """A service's refusal in the words staff read (the few that speak of cents, in dollars)."""
-    if isinstance(error, ServiceError) and error.code == "credit_exceeds_tray":
+    if error.code == "credit_exceeds_tray":
         return "The tray does not hold enough chips for this credit: count the tray before crediting."
     return error.detail[:1].upper() + error.detail[1:]
 
@@ -84,7 +83,7 @@ def _submit(
     """Record the form once (`floor.submissions`); a service's refusal becomes a form error."""
     try:
         return submit_once(request, form, purpose=purpose, record=record)
-    except (ServiceError, RuleError) as refused:
+    except CodedError as refused:
         form.add_error(None, _refusal(refused))
         return None
 
@@ -219,7 +218,7 @@ def unlock_dealer(request: HttpRequest, table_id: int, dealer_id: int) -> HttpRe
         return submit_button_once(
             request, purpose="dealer.unlock", back_to=_table_url(table), record=unlock_it
         )
-    except ServiceError as refused:
+    except CodedError as refused:
         messages.error(request, _refusal(refused))
     return redirect(_table_url(table))
 
@@ -417,7 +416,7 @@ def approve_slip(request: HttpRequest, table_id: int, slip_id: int) -> HttpRespo
         return submit_button_once(
             request, purpose="slip.approve", back_to=_table_url(table), record=approve_it
         )
-    except (ServiceError, RuleError) as refused:
+    except CodedError as refused:
         messages.error(request, f"{_slip_name(slip)} was not approved. {_refusal(refused)}")
     return redirect(_table_url(table))
 

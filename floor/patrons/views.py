@@ -19,7 +19,7 @@ from casino.services import patrons
 from floor.access import console_view, role_of
 from floor.patrons.forms import NewPatronForm, PatronForm, SearchForm
 from floor.submissions import FormOutcome, submit_once
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 
 PATRON_PAGE_ROLES = (
     StaffRole.FLOOR_SUPERVISOR,
@@ -60,7 +60,7 @@ def find_or_create(request: HttpRequest) -> HttpResponse:
 
         try:
             done = submit_once(request, form, purpose="patron.create", record=create_it)
-        except ServiceError as refused:
+        except CodedError as refused:
             form.add_error(None, refused.detail)
         else:
             if done is not None:
@@ -146,7 +146,7 @@ def identify(request: HttpRequest, number: int) -> HttpResponse:
                 actor=_actor(request),
                 now=timezone.now(),
             )
-        except ServiceError as refused:
+        except CodedError as refused:
             messages.error(request, f"Patron {patron.number} was not identified. {refused.detail}")
         else:
             messages.success(request, f"Patron {patron.number} is identified.")

@@ -34,8 +34,9 @@ from floor.access import (
     visible_tables,
 )
 from floor.rule_changes.forms import MAX_REASON_LENGTH, RULE_LABELS, RuleChangeForm, kind_label, rule_text
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 from kernel.formatting import dollars
+from kernel.problems import status_of
 
 RECENT_CHANGES_SHOWN = 50
 
@@ -133,7 +134,7 @@ def change_new(request: HttpRequest) -> HttpResponse:
                 actor=_actor(request),
                 now=now,
             )
-        except ServiceError as error:
+        except CodedError as error:
             form.add_service_error(error.field, error.detail)
         else:
             messages.success(
@@ -206,8 +207,8 @@ def change_approve(request: HttpRequest, change_id: int) -> HttpResponse:
             actor=_actor(request),
             now=timezone.now(),
         )
-    except ServiceError as error:
-        return _render_detail(request, change, error=error.detail, status=error.status)
+    except CodedError as error:
+        return _render_detail(request, change, error=error.detail, status=status_of(error))
     if approved.status == RuleChangeStatus.APPLIED:
         messages.success(
             request, f"Rule change #{change.pk} approved: {change.table.name} has it from the next round."
@@ -232,8 +233,8 @@ def change_reject(request: HttpRequest, change_id: int) -> HttpResponse:
             actor=_actor(request),
             now=timezone.now(),
         )
-    except ServiceError as error:
-        return _render_detail(request, change, reject_form=form, error=error.detail, status=error.status)
+    except CodedError as error:
+        return _render_detail(request, change, reject_form=form, error=error.detail, status=status_of(error))
     messages.success(request, f"Rule change #{change.pk} rejected.")
     return redirect("floor:rule_change", change_id=change.pk)
 
@@ -249,7 +250,7 @@ def change_withdraw(request: HttpRequest, change_id: int) -> HttpResponse:
             actor=_actor(request),
             now=timezone.now(),
         )
-    except ServiceError as error:
-        return _render_detail(request, change, error=error.detail, status=error.status)
+    except CodedError as error:
+        return _render_detail(request, change, error=error.detail, status=status_of(error))
     messages.success(request, f"Rule change #{change.pk} withdrawn.")
     return redirect("floor:rule_change", change_id=change.pk)

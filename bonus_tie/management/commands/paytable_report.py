@@ -22,7 +22,7 @@ from bonus_tie.mappers import paytable_for
 from bonus_tie.reports import DEFAULT_WORKERS, run_review
 from bonus_tie.selectors import get_paytable_version, get_version_in_force
 from bonus_tie.services import review_rules
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 
 MOST_IN_A_SHOE = (32,) * 9 + (128,)  # 8 decks: Aces to nines, then the ten-value cards
 
@@ -115,7 +115,7 @@ class Command(BaseCommand):
             rules = review_rules(
                 decks=options["decks"], h17=options["h17"], blackjack_pays=options["blackjack_pays"]
             )
-        except ServiceError as exc:
+        except CodedError as exc:
             raise CommandError(exc.detail) from exc
         err = getattr(self.stderr, "_out", sys.stderr)
         with tqdm(desc="computing, by dealer up card", unit="up card", file=err, dynamic_ncols=True) as bar:

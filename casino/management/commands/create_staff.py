@@ -11,7 +11,7 @@ from audit.management.base import PlainErrorsCommand
 from casino.management.arguments import name_of
 from casino.models import Pit, StaffRole
 from casino.services.provisioning import create_staff
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 
 
 def username(text: str) -> str:
@@ -46,7 +46,7 @@ class Command(PlainErrorsCommand):
             made = create_staff(
                 username=options["username"], role=options["role"], pits=options["pits"], now=timezone.now()
             )
-        except ServiceError as exc:
+        except CodedError as exc:
             raise CommandError(exc.detail) from None
         self.stdout.write(
             json.dumps(

@@ -5,11 +5,10 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
 from audit.management.base import PlainErrorsCommand
-from casino.engine.errors import RuleError
 from casino.management.arguments import BIGINT_MAX, name_of, whole_number
 from casino.models import Casino, GameKind, Pit, Terminal
 from casino.services.provisioning import provision_table
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 
 
 def _name_length(model: Any) -> int:
@@ -86,7 +85,7 @@ class Command(PlainErrorsCommand):
                 game=GAMES[options["game"]],
                 now=timezone.now(),
             )
-        except (ServiceError, RuleError) as exc:
+        except CodedError as exc:
             raise CommandError(exc.detail) from None
         self.stdout.write(
             json.dumps(

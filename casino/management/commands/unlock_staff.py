@@ -6,7 +6,7 @@ from django.utils import timezone
 from audit.context import AuditActor
 from audit.management.base import PlainErrorsCommand
 from casino.services.staff_sign_in import unlock_staff_sign_in
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 
 
 class Command(PlainErrorsCommand):
@@ -25,6 +25,6 @@ class Command(PlainErrorsCommand):
                 actor=AuditActor(kind="system", username="manage.py unlock_staff"),
                 now=timezone.now(),
             )
-        except ServiceError as exc:
+        except CodedError as exc:
             raise CommandError(exc.detail) from None
         self.stdout.write(f"{options['username']} unlocked.")

@@ -20,7 +20,7 @@ from audit.context import AuditActor
 from audit.management.base import PlainErrorsCommand
 from audit.models import AuditEvent
 from casino.models import Table
-from kernel.errors import ServiceError
+from kernel.errors import CodedError
 from kernel.gaming_day import casino_zone, shift_bounds
 from reports import services as reports
 
@@ -54,7 +54,7 @@ class Command(PlainErrorsCommand):
             )
         try:
             reports.check_shift(options["shift"])
-        except ServiceError as exc:
+        except CodedError as exc:
             raise CommandError(exc.detail) from exc
         table_ids = None
         if options["table_id"] is not None:
@@ -74,7 +74,7 @@ class Command(PlainErrorsCommand):
                 actor=ACTOR,
                 now=now,
             )
-        except ServiceError as exc:
+        except CodedError as exc:
             raise CommandError(exc.detail) from exc
         win = sum(row.win_cents or 0 for row in rows)
         line = (

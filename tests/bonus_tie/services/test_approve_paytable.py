@@ -9,6 +9,7 @@ from bonus_tie.models import PaytableStatus, PaytableVersion
 from bonus_tie.selectors import get_paytable_in_force
 from casino.models import StaffProfile
 from kernel.errors import ServiceError
+from kernel.problems import status_of
 from tests.bonus_tie.conftest import (
     DEFAULT,
     LOW_PAYS,
@@ -73,7 +74,7 @@ def test_the_proposer_may_not_approve(
 
     error = refused(version, same_person)
 
-    assert (error.status, error.code) == (403, "approver_is_proposer")
+    assert (status_of(error), error.code) == (403, "approver_is_proposer")
     assert PaytableVersion.objects.get(version=version).status == PaytableStatus.PROPOSED
 
 
@@ -83,7 +84,7 @@ def test_only_compliance_approves(pit_boss: Staff, staff: Callable[[str], Staff]
 
     error = refused(version, staff(role))
 
-    assert (error.status, error.code) == (403, "role_not_allowed")
+    assert (status_of(error), error.code) == (403, "role_not_allowed")
 
 
 def test_a_flagged_report_is_refused_without_an_override(pit_boss: Staff, compliance: Staff) -> None:
@@ -92,7 +93,7 @@ def test_a_flagged_report_is_refused_without_an_override(pit_boss: Staff, compli
     error = refused(version, compliance)
     blank = refused(version, compliance, "   \n ")
 
-    assert (error.status, error.code, error.field) == (422, "paytable_flagged", "override_reason")
+    assert (status_of(error), error.code, error.field) == (422, "paytable_flagged", "override_reason")
     assert "T17" in error.detail  # names what is flagged
     assert blank.code == "paytable_flagged"
 
@@ -122,7 +123,7 @@ def test_an_override_reason_for_an_unflagged_report_is_refused(pit_boss: Staff, 
 
     error = refused(version, compliance, "just in case")
 
-    assert (error.status, error.code) == (422, "override_not_needed")
+    assert (status_of(error), error.code) == (422, "override_not_needed")
 
 
 def test_approval_waits_for_the_report(pit_boss: Staff, compliance: Staff) -> None:
@@ -130,7 +131,7 @@ def test_approval_waits_for_the_report(pit_boss: Staff, compliance: Staff) -> No
 
     error = refused(version, compliance)
 
-    assert (error.status, error.code) == (409, "report_pending")
+    assert (status_of(error), error.code) == (409, "report_pending")
     compute(version)
     assert approve(version, compliance).status == PaytableStatus.APPROVED
 
@@ -141,7 +142,7 @@ def test_a_rejected_version_cannot_be_approved(pit_boss: Staff, compliance: Staf
 
     error = refused(version, compliance)
 
-    assert (error.status, error.code) == (409, "paytable_not_pending")
+    assert (status_of(error), error.code) == (409, "paytable_not_pending")
 
 
 def test_an_approved_version_cannot_be_approved_again(
@@ -152,7 +153,7 @@ def test_an_approved_version_cannot_be_approved_again(
 
     error = refused(version, staff("compliance"))
 
-    assert (error.status, error.code) == (409, "paytable_not_pending")
+    assert (status_of(error), error.code) == (409, "paytable_not_pending")
     assert refused(1, compliance).code == "paytable_not_pending"  # the migration's version 1
 
 
@@ -163,10 +164,10 @@ def test_an_older_proposal_cannot_be_approved_after_a_newer_one(pit_boss: Staff,
 
     error = refused(older, compliance)
 
-    assert (error.status, error.code) == (409, "paytable_superseded")
+    assert (status_of(error), error.code) == (409, "paytable_superseded")
 
 
 def test_an_unknown_version_is_not_found(compliance: Staff) -> None:
     error = refused(99, compliance)
 
-    assert (error.status, error.code) == (404, "not_found")
+    assert (status_of(error), error.code) == (404, "not_found")

@@ -8,6 +8,7 @@ import pytest
 from bonus_tie import services
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from kernel.errors import ServiceError
+from kernel.problems import status_of
 from tests.bonus_tie.conftest import DEFAULT, LOW_PAYS, Staff, events, propose, state_of_paytables
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +84,7 @@ def test_pays_must_be_whole_numbers_of_at_least_one_for_every_kind(
     with pytest.raises(ServiceError) as refused:
         propose(pit_boss, pays)
 
-    assert (refused.value.status, refused.value.code, refused.value.field) == (422, code, field)
+    assert (status_of(refused.value), refused.value.code, refused.value.field) == (422, code, field)
     assert state_of_paytables() == before
 
 
@@ -108,7 +109,7 @@ def test_the_rules_are_those_a_table_can_have(pit_boss: Staff, rules: dict[str, 
     with pytest.raises(ServiceError) as refused:
         propose(pit_boss, LOW_PAYS, **rules)
 
-    assert (refused.value.status, refused.value.code) == (422, code)
+    assert (status_of(refused.value), refused.value.code) == (422, code)
     assert state_of_paytables() == before
 
 
@@ -119,7 +120,7 @@ def test_only_a_pit_boss_or_an_admin_proposes(staff: Callable[[str], Staff], rol
     with pytest.raises(ServiceError) as refused:
         propose(staff(role))
 
-    assert (refused.value.status, refused.value.code) == (403, "role_not_allowed")
+    assert (status_of(refused.value), refused.value.code) == (403, "role_not_allowed")
     assert state_of_paytables() == before
 
 

@@ -7,6 +7,7 @@ import pytest
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from casino.models import StaffProfile
 from kernel.errors import ServiceError
+from kernel.problems import status_of
 from tests.bonus_tie.conftest import Staff, approve, compute, events, propose, reject, state_of_paytables
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +40,7 @@ def test_a_reason_is_required(pit_boss: Staff, compliance: Staff) -> None:
 
     error = refused(version, compliance, "  ")
 
-    assert (error.status, error.code, error.field) == (422, "reason_required", "reason")
+    assert (status_of(error), error.code, error.field) == (422, "reason_required", "reason")
 
 
 @pytest.mark.parametrize("role", ["pit_boss", "floor_supervisor", "admin"])
@@ -48,7 +49,7 @@ def test_only_compliance_rejects(pit_boss: Staff, staff: Callable[[str], Staff],
 
     error = refused(version, staff(role))
 
-    assert (error.status, error.code) == (403, "role_not_allowed")
+    assert (status_of(error), error.code) == (403, "role_not_allowed")
 
 
 def test_a_decided_version_cannot_be_rejected(pit_boss: Staff, compliance: Staff) -> None:
@@ -68,6 +69,6 @@ def test_the_proposer_may_not_reject(pit_boss: Staff, compliance: Staff) -> None
 
     error = refused(version, same_person)
 
-    assert (error.status, error.code) == (403, "approver_is_proposer")
+    assert (status_of(error), error.code) == (403, "approver_is_proposer")
     assert PaytableVersion.objects.get(version=version).status == PaytableStatus.PROPOSED
     assert events("bonus_tie.paytable.rejected") == []
