@@ -13,10 +13,9 @@ from rest_framework.test import APIClient
 
 from casino.models import ChipRedemption, Patron
 from casino.services.provisioning import create_staff
-from tests.casino.accounting.conftest import ok
-from tests.compliance.conftest import GAMING_DAY, cash_buy_in, new_patron, redeem
-from tests.conftest import TableActors
 from tests.floor.form_keys import keyed, post_form
+from tests.support.api import TableActors, cash_buy_in, new_patron, ok, redeem
+from tests.support.gaming_day import GAMING_DAY
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("title31_clock")]
 

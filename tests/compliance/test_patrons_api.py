@@ -8,9 +8,8 @@ from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from casino.models import BuyIn, LedgerEntry, Patron, Round, RoundSeat
-from tests.casino.accounting.conftest import ok, problem
-from tests.compliance.conftest import Staff, cash_buy_in, listed, new_patron
-from tests.conftest import TableActors, post
+from tests.compliance.conftest import Staff
+from tests.support.api import TableActors, cash_buy_in, listed, new_patron, ok, post, problem
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("title31_clock")]
 

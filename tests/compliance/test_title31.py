@@ -15,9 +15,8 @@ from casino.models import CashDirection, CtrWorksheet, MtlEntry
 from casino.services.provisioning import create_staff
 from floor.compliance.day import latest_worksheets
 from table_money.engine.title31 import CashTransaction, Direction, ctrs_due
-from tests.casino.accounting.conftest import Clock, ok
-from tests.compliance.conftest import GAMING_DAY, cash_buy_in, new_patron, redeem
-from tests.conftest import TableActors
+from tests.support.api import TableActors, cash_buy_in, new_patron, ok, redeem
+from tests.support.gaming_day import GAMING_DAY, Clock
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("title31_clock")]
 
@@ -195,8 +194,8 @@ def test_ctr_aggregation_is_order_independent_and_incremental_equals_batch(
 def test_the_same_cash_in_either_order_gives_the_same_worksheet(
     make_table: Any, supervisor_client: APIClient, title31_clock: Clock
 ) -> None:
-    from tests.casino.accounting.conftest import open_table
     from tests.compliance.conftest import BANK
+    from tests.support.api import open_table
 
     tables = [make_table("BJ-ORD-1"), make_table("BJ-ORD-2")]
     for actors in tables:

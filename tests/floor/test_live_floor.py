@@ -24,8 +24,9 @@ from casino.models import BuyInMethod, Pit, SlipKind, StaffRole
 from casino.services.provisioning import ProvisionedStaff, create_staff
 from casino.services.terminals import SignInRefusedError, record_failed_sign_in, sign_in_dealer
 from table_money.services.accounting import close_table, open_table, record_buy_in, request_slip
-from tests.casino.api.test_rounds import act, deal, open_round, open_shoe, primary
-from tests.conftest import TableActors, post, restore_migrated_rows
+from tests.support.api import TableActors, post
+from tests.support.factories import restore_migrated_rows
+from tests.support.rounds import act, deal, open_round, open_shoe, primary
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from casino.models import GameKind, Pit, Round, RoundEvent, Settlement, SettlementLine, Shoe, StaffProfile
 from casino.services.provisioning import create_staff
 from specials.models import SpecialsRound
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
 
 ROUNDS = "/api/v1/rounds/"
 SPECIALS = "/api/v1/specials"

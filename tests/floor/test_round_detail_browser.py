@@ -7,13 +7,13 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from casino.models import GameKind, Round
-from tests.conftest import TableActors
 from tests.floor.test_round_detail import (
     call,
     play_disputed_round,
     play_electronic_round_and_close_shoe,
     play_special_round,
 )
+from tests.support.api import TableActors
 from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,8 +9,9 @@ from selenium.webdriver.common.by import By
 
 from casino.models import Round, RuleChangeStatus, Table, TableLimit, TableRuleChange
 from casino.services.provisioning import provision_table
-from tests.conftest import client_with_token, post, restore_migrated_rows
+from tests.support.api import client_with_token, post
 from tests.support.console import Console
+from tests.support.factories import restore_migrated_rows
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

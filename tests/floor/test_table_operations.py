@@ -29,8 +29,8 @@ from casino.services.provisioning import create_staff
 from floor.operations.words import dollars_in_words
 from kernel.forms import cents_from_dollars
 from table_money.services import accounting
-from tests.conftest import TableActors, post
 from tests.floor.form_keys import form_key, key_in, keyed, post_form
+from tests.support.api import TableActors, post
 
 pytestmark = pytest.mark.django_db
 

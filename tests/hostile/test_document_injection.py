@@ -20,19 +20,10 @@ from audit.exports import _csv_cell
 from casino.services.provisioning import create_staff
 from kernel.documents import paragraph_text, spreadsheet_text
 from reports.export import shift_report_csv, shift_report_pdf
-from tests.casino.accounting.conftest import ok, open_table
-from tests.compliance.conftest import (  # noqa: F401 (fixtures)
-    BANK,
-    GAMING_DAY,
-    cash_buy_in,
-    cashier,
-    new_patron,
-    redeem,
-    supervisor_client,
-    title31_clock,
-)
+from tests.compliance.conftest import BANK, cashier, supervisor_client, title31_clock  # noqa: F401 (fixtures)
 from tests.compliance.test_report_documents import documents
-from tests.conftest import TableActors
+from tests.support.api import TableActors, cash_buy_in, new_patron, ok, open_table, redeem
+from tests.support.gaming_day import GAMING_DAY
 
 FORMULA = '=HYPERLINK("http://x.example/","<img src=x>")'
 MARKUP = "<b>B</b> & <font color=red>R</font>"

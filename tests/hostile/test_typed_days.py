@@ -27,8 +27,8 @@ from kernel.gaming_day import (
     gaming_day_window,
     parse_gaming_day,
 )
-from tests.casino.accounting.conftest import DAY_SHIFT_MORNING, Clock
-from tests.conftest import post
+from tests.support.api import post
+from tests.support.gaming_day import DAY_SHIFT_MORNING, Clock, day_shift_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -39,11 +39,7 @@ ABSURD_DAYS = ["0001-01-01", "9999-12-31", "1999-12-31", "2026-12-28"]
 
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
-    settings.CASINO_TIME_ZONE = "America/Los_Angeles"
-    settings.GAMING_DAY_STARTS = "06:00"
-    fake = Clock(NOW)
-    monkeypatch.setattr(timezone, "now", fake)
-    return fake
+    return day_shift_clock(monkeypatch, settings, at=NOW)
 
 
 def console_client(role: str, *, pits: tuple[Pit, ...] = ()) -> Client:

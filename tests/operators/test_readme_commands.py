@@ -16,7 +16,7 @@ from django.utils import timezone
 from casino.models import StaffProfile, Table
 from casino.services.provisioning import provision_table
 from kernel.gaming_day import casino_zone
-from tests.conftest import restore_migrated_rows
+from tests.support.factories import restore_migrated_rows
 
 README = Path(settings.BASE_DIR) / "README.md"
 MAKE_MANAGE = re.compile(r'make manage ARGS="([^"]*)"')

@@ -15,8 +15,8 @@ from django.test import Client
 from django.utils import timezone
 
 from casino.services.provisioning import ProvisionedStaff
-from tests.conftest import TableActors, client_with_token
 from tests.security.conftest import PASSWORD, sign_in, signed_in
+from tests.support.api import TableActors, client_with_token
 
 pytestmark = pytest.mark.django_db
 TLS = {"X-Forwarded-Proto": "https"}

@@ -14,9 +14,10 @@ from casino.models import GameKind
 from casino.services.provisioning import create_staff, provision_table
 from kernel.gaming_day import casino_zone
 from specials.models import Match
-from tests.conftest import TableActors, client_with_token, post, restore_migrated_rows
 from tests.specials.api.test_match_flow import API, act, card, start
+from tests.support.api import TableActors, client_with_token, post
 from tests.support.console import admin_log_in
+from tests.support.factories import restore_migrated_rows
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

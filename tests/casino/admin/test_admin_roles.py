@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from casino.models import Casino, ChipSlip, LedgerTransaction, Pit, Round, StaffProfile, Table
 from casino.services.provisioning import ProvisionedStaff, create_staff
-from tests.casino.accounting.conftest import ok, open_table, play_round, request_slip, wager
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, ok, open_table, post, request_slip
+from tests.support.rounds import play_round, wager
 
 pytestmark = pytest.mark.django_db
 

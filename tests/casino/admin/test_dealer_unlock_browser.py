@@ -12,8 +12,9 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from audit.models import AuditEvent
 from casino.models import Dealer
 from casino.services.provisioning import ProvisionedTable, create_staff, provision_table
-from tests.conftest import client_with_token, post, restore_migrated_rows
+from tests.support.api import client_with_token, post
 from tests.support.console import admin_log_in
+from tests.support.factories import restore_migrated_rows
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

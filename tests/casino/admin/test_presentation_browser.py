@@ -12,9 +12,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from casino.services.provisioning import create_staff, provision_table
-from tests.casino.accounting.conftest import ok, open_table, play_round, request_slip, wager
-from tests.conftest import TableActors, client_with_token, post, restore_migrated_rows
+from tests.support.api import TableActors, client_with_token, ok, open_table, post, request_slip
 from tests.support.console import SCREENSHOTS, admin_log_in
+from tests.support.factories import restore_migrated_rows
+from tests.support.rounds import play_round, wager
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

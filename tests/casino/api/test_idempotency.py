@@ -9,7 +9,7 @@ from django.db import connection
 from casino.models import LedgerTransaction, Round
 from kernel.idempotency import _lock_id
 from kernel.models import IdempotencyRecord
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
 
 ROUNDS = "/api/v1/rounds/"
 OPEN = {"seats": [{"seat": 1, "wagers": [{"kind": "primary", "amount_cents": 1_000}]}]}

@@ -9,7 +9,7 @@ from django.utils import timezone
 from audit.exports import export_gaming_day
 from casino.models import Shoe
 from kernel.gaming_day import gaming_day_and_shift
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
 
 pytestmark = pytest.mark.django_db
 
