@@ -7,12 +7,11 @@ from typing import Any, cast
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from bonus_tie.models import PaytableVersion
 from casino.models import Pit, StaffProfile
-from casino.services.provisioning import ProvisionedStaff, create_staff
+from casino.services.provisioning import ProvisionedStaff
 from tests.compliance.ratings_support import (
     open_reported_shoe,
     price_paytable_v1,
@@ -20,6 +19,7 @@ from tests.compliance.ratings_support import (
     win_19_against_17,
 )
 from tests.support.api import TableActors, new_patron
+from tests.support.factories import StaffFactory
 from tests.support.gaming_day import Clock, day_shift_clock
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +47,7 @@ def played(make_table: Callable[..., TableActors], make_staff: MakeStaff) -> dic
 
 
 def console_client(role: str, *, pits: tuple[Pit, ...] = ()) -> Client:
-    staff = create_staff(username=f"{role}-{len(pits)}-ratings", role=role, now=timezone.now())
+    staff = StaffFactory.create(username=f"{role}-{len(pits)}-ratings", role=role)
     StaffProfile.objects.get(user_id=staff.user.pk).pits.set(pits)
     client = Client()
     client.force_login(cast(User, staff.user))

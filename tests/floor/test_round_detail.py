@@ -9,12 +9,11 @@ from typing import Any, cast
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone
 
 from casino.models import GameKind, Pit, Round, RoundEvent, Settlement, SettlementLine, Shoe, StaffProfile
-from casino.services.provisioning import create_staff
 from specials.models import SpecialsRound
 from tests.support.api import TableActors, post
+from tests.support.factories import StaffFactory
 
 ROUNDS = "/api/v1/rounds/"
 SPECIALS = "/api/v1/specials"
@@ -87,7 +86,7 @@ def play_special_round(actors: TableActors) -> dict[str, Any]:
 
 
 def staff_client(role: str, *, pits: tuple[Pit, ...] = (), username: str | None = None) -> Client:
-    staff = create_staff(username=username or f"{role}-reader", role=role, now=timezone.now())
+    staff = StaffFactory.create(username=username or f"{role}-reader", role=role)
     StaffProfile.objects.get(user_id=staff.user.pk).pits.set(pits)
     client = Client()
     client.force_login(cast(User, staff.user))

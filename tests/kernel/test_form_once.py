@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from casino.models import ChipRedemption, LedgerTransaction
-from casino.services.provisioning import create_staff
 from kernel import idempotency
 from kernel.forms import NO_SUBMISSION_KEY, SUBMISSION_KEY_FIELD, SubmittedOnceForm, is_submission_key
 from kernel.idempotency import (
@@ -23,7 +22,7 @@ from kernel.idempotency import (
 )
 from kernel.models import IdempotencyRecord
 from table_money.services import cage
-from tests.support.factories import restore_migrated_rows
+from tests.support.factories import StaffFactory, restore_migrated_rows
 from tests.support.races import advisory_lock_held
 
 SYSTEM = AuditActor(kind="system", username="tests")
@@ -62,7 +61,7 @@ def test_the_fingerprint_is_the_entries_not_their_order_token_or_key() -> None:
 @pytest.fixture
 def cashier(db: None) -> Any:
     restore_migrated_rows()
-    return create_staff(username="cashier-once", role="cage_cashier", now=timezone.now()).user
+    return StaffFactory.create(username="cashier-once", role="cage_cashier").user
 
 
 def _redeem(cashier: Any) -> ChipRedemption:

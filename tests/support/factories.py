@@ -10,6 +10,7 @@ Two kinds:
 """
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 import factory
@@ -176,6 +177,33 @@ class StaffTokenFactory(DjangoModelFactory[StaffToken]):
     user = factory.SubFactory(UserFactory)
     key_prefix = factory.LazyAttribute(lambda o: o.api_key.prefix)
     key_hash = factory.LazyAttribute(lambda o: o.api_key.key_hash)
+
+
+@dataclass(frozen=True)
+class Keyed:
+    """A row with the API key that authenticates as it."""
+
+    key: str
+    terminal: Terminal | None = None
+    user: User | None = None
+
+    @property
+    def header(self) -> str:
+        return f"Token {self.key}"
+
+
+def terminal_with_key(table: Table) -> Keyed:
+    """A bare terminal row at `table`, a dealer signed in, and its key."""
+    key = new_api_key()
+    return Keyed(key=key.key, terminal=TerminalFactory.create(table=table, api_key=key))
+
+
+def staff_with_key(role: str, username: str | None = None) -> Keyed:
+    """A bare user with `role` and an API token, and its key."""
+    key = new_api_key()
+    profile = StaffProfileFactory.create(role=role, **({"user__username": username} if username else {}))
+    StaffTokenFactory.create(user=profile.user, api_key=key)
+    return Keyed(key=key.key, user=profile.user)
 
 
 # --- the rows the migrations make ----------------------------------------------------------------------
