@@ -11,10 +11,11 @@ Two kinds:
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import factory
 from django.contrib.auth.models import User
+from django.db import models
 from django.utils import timezone
 from factory.django import DjangoModelFactory
 
@@ -34,6 +35,8 @@ from casino.models import (
 )
 from casino.services.provisioning import ProvisionedStaff, ProvisionedTable, create_staff, provision_table
 from kernel.keys import hash_pin, new_api_key
+
+Row = TypeVar("Row", bound=models.Model)
 
 # --- through the provisioning service ----------------------------------------------------------------
 
@@ -128,19 +131,28 @@ class DealerFactory(DjangoModelFactory[Dealer]):
     pin_hash = factory.LazyFunction(lambda: hash_pin("123456"))
 
 
-class TerminalFactory(DjangoModelFactory[Terminal]):
-    """A table's terminal with a dealer signed in; pass `api_key=new_api_key()` to know its key."""
+class _KeyedRowFactory(DjangoModelFactory[Row]):
+    """A row an API key authenticates as, stored as its prefix and hash; pass
+    `api_key=new_api_key()` to know the key."""
 
     class Meta:
-        model = Terminal
+        abstract = True
 
     class Params:
         api_key = factory.LazyFunction(new_api_key)
 
-    table = factory.SubFactory(TableFactory)
-    name = factory.LazyAttribute(lambda o: f"T-{o.table.name}")
     key_prefix = factory.LazyAttribute(lambda o: o.api_key.prefix)
     key_hash = factory.LazyAttribute(lambda o: o.api_key.key_hash)
+
+
+class TerminalFactory(_KeyedRowFactory[Terminal]):
+    """A table's terminal with a dealer signed in."""
+
+    class Meta:
+        model = Terminal
+
+    table = factory.SubFactory(TableFactory)
+    name = factory.LazyAttribute(lambda o: f"T-{o.table.name}")
     dealer = factory.SubFactory(DealerFactory)
 
 
@@ -165,18 +177,13 @@ class StaffProfileFactory(DjangoModelFactory[StaffProfile]):
     role = "floor_supervisor"
 
 
-class StaffTokenFactory(DjangoModelFactory[StaffToken]):
-    """A staff user's API token; pass `api_key=new_api_key()` to know its key."""
+class StaffTokenFactory(_KeyedRowFactory[StaffToken]):
+    """A staff user's API token."""
 
     class Meta:
         model = StaffToken
 
-    class Params:
-        api_key = factory.LazyFunction(new_api_key)
-
     user = factory.SubFactory(UserFactory)
-    key_prefix = factory.LazyAttribute(lambda o: o.api_key.prefix)
-    key_hash = factory.LazyAttribute(lambda o: o.api_key.key_hash)
 
 
 @dataclass(frozen=True)
