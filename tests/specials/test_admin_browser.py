@@ -12,10 +12,10 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from casino.models import GameKind
 from kernel.gaming_day import casino_zone
 from specials.models import Match
-from tests.specials.api.test_match_flow import API, act, card, start
 from tests.support.api import TableActors, client_with_token, post
 from tests.support.console import admin_log_in
 from tests.support.factories import ProvisionedTableFactory, StaffFactory, restore_migrated_rows
+from tests.support.specials import API, act, card, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,9 +8,9 @@ from rest_framework.test import APIClient
 
 from casino.games import games, play_in_progress
 from casino.models import GameKind, Shoe, TableInventory
-from tests.specials.api.test_match_flow import API, start
 from tests.support.api import TableActors, close_table, ok, open_table, post, problem
 from tests.support.rounds import open_round, open_shoe, primary
+from tests.support.specials import API, start
 
 pytestmark = pytest.mark.django_db
 
