@@ -1,20 +1,20 @@
-import uuid
+"""The suite's fixtures. The helpers that tests import are in tests/support/: the API calls
+(api.py), rounds (rounds.py), a gaming day (gaming_day.py), races (races.py), the factories
+(factories.py)."""
+
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.core.handlers.base import BaseHandler
 from django.db import connection
 from django.http import HttpRequest, HttpResponseBase
-from django.utils import timezone
 from rest_framework.test import APIClient
 
-from bonus_tie.engine.paytable import DEFAULT_PAYS
-from bonus_tie.models import PaytableVersion
-from casino.models import Account, AccountKind, Table
-from casino.services.provisioning import ProvisionedStaff, ProvisionedTable, create_staff, provision_table
+from casino.services.provisioning import ProvisionedStaff
+from tests.support.api import TableActors, client_with_token
+from tests.support.factories import ProvisionedTableFactory, StaffFactory, restore_migrated_rows
 
 # The one Chromium, the console fixture, and the `browser` and `slow` markers.
 pytest_plugins = ["tests.support.plugin"]
@@ -40,52 +40,12 @@ def api_client() -> APIClient:
     return APIClient()
 
 
-def client_with_token(token: str) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    return client
-
-
-def post(client: APIClient, url: str, body: dict[str, Any] | None = None, *, key: str | None = None) -> Any:
-    """POST JSON with a fresh Idempotency-Key (or the one given)."""
-    return client.post(url, body or {}, format="json", HTTP_IDEMPOTENCY_KEY=key or str(uuid.uuid4()))
-
-
-@dataclass
-class TableActors:
-    provisioned: ProvisionedTable
-    terminal: APIClient
-
-    @property
-    def table(self) -> Table:
-        return self.provisioned.table
-
-    def sign_in(self) -> None:
-        response = post(
-            self.terminal,
-            "/api/v1/terminal/sign-in/",
-            {"badge": self.provisioned.dealer.badge, "pin": self.provisioned.dealer_pin},
-        )
-        assert response.status_code == 200, response.json()
-
-
-def restore_migrated_rows() -> None:
-    """Rows the migrations create, which a transactional test's TRUNCATE removes."""
-    now = timezone.now()
-    PaytableVersion.objects.get_or_create(
-        version=1,
-        defaults={"pays": {str(k): v for k, v in DEFAULT_PAYS.items()}, "status": "approved",
-                  "proposed_at": now, "approved_at": now},
-    )  # fmt: skip
-    Account.objects.get_or_create(kind=AccountKind.CAGE, table=None)
-
-
 @pytest.fixture
 def make_table(db: None) -> Callable[..., TableActors]:
     restore_migrated_rows()
 
     def make(name: str = "BJ-07", *, signed_in: bool = True, **options: Any) -> TableActors:
-        provisioned = provision_table(name=name, decks=options.pop("decks", 6), now=timezone.now(), **options)
+        provisioned = ProvisionedTableFactory.create(name=name, **options)
         actors = TableActors(provisioned=provisioned, terminal=client_with_token(provisioned.terminal_token))
         if signed_in:
             actors.sign_in()
@@ -104,7 +64,7 @@ def make_staff(db: None) -> Callable[[str], tuple[ProvisionedStaff, APIClient]]:
     counter = iter(range(10_000))
 
     def make(role: str) -> tuple[ProvisionedStaff, APIClient]:
-        staff = create_staff(username=f"{role}-{next(counter)}", role=role, now=timezone.now())
+        staff = StaffFactory.create(username=f"{role}-{next(counter)}", role=role)
         return staff, client_with_token(staff.token)
 
     return make

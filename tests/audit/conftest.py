@@ -1,78 +1,38 @@
-"""Rows the audit tests act on, made directly with the ORM."""
+"""Rows the audit tests act on, made directly with the ORM (tests/support/factories.py), and
+events appended to the trail."""
 
 import datetime as dt
-import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.db import transaction
 
 from audit.context import AuditActor
 from audit.models import AuditEvent
 from audit.services import record_event
-from casino.models import Casino, Dealer, Pit, StaffProfile, StaffToken, Table, Terminal
-from kernel.keys import hash_pin, new_api_key
-
-_names = itertools.count(1)
-
-
-@dataclass(frozen=True)
-class Keyed:
-    """A row with the API key that authenticates as it."""
-
-    key: str
-    terminal: Terminal | None = None
-    user: User | None = None
-
-    @property
-    def header(self) -> str:
-        return f"Token {self.key}"
-
-
-def make_table(name: str | None = None) -> Table:
-    casino, _ = Casino.objects.get_or_create(name="Audit test casino")
-    pit, _ = Pit.objects.get_or_create(casino=casino, name="Pit A")
-    return Table.objects.create(pit=pit, name=name or f"BJ-{next(_names):02d}")
-
-
-def make_terminal(table: Table) -> Keyed:
-    key = new_api_key()
-    dealer = Dealer.objects.create(badge=f"D{next(_names)}", name="Dana Dealer", pin_hash=hash_pin("123456"))
-    terminal = Terminal.objects.create(
-        table=table, name=f"T-{table.name}", key_prefix=key.prefix, key_hash=key.key_hash, dealer=dealer
-    )
-    return Keyed(key=key.key, terminal=terminal)
-
-
-def make_staff(role: str, username: str | None = None) -> Keyed:
-    user = User.objects.create_user(username=username or f"{role}-{next(_names)}", password="not-used-here-1")
-    StaffProfile.objects.create(user=user, role=role)
-    key = new_api_key()
-    StaffToken.objects.create(user=user, key_prefix=key.prefix, key_hash=key.key_hash)
-    return Keyed(key=key.key, user=user)
+from casino.models import Table
+from tests.support.factories import Keyed, TableFactory, staff_with_key, terminal_with_key
 
 
 @pytest.fixture
 def table() -> Table:
-    return make_table()
+    return TableFactory.create()
 
 
 @pytest.fixture
 def terminal(table: Table) -> Keyed:
-    return make_terminal(table)
+    return terminal_with_key(table)
 
 
 @pytest.fixture
 def compliance() -> Keyed:
-    return make_staff("compliance")
+    return staff_with_key("compliance")
 
 
 @pytest.fixture
 def pit_boss() -> Keyed:
-    return make_staff("pit_boss")
+    return staff_with_key("pit_boss")
 
 
 SYSTEM = AuditActor(kind="system", username="tests")

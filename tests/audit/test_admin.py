@@ -3,13 +3,12 @@
 import datetime as dt
 
 import pytest
-from django.contrib.auth.models import User
 from django.http import StreamingHttpResponse
 from django.test import Client
 
 from audit.models import AuditEvent
-from casino.models import StaffProfile
 from tests.audit.conftest import append
+from tests.support.factories import StaffProfileFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.audit.urls")]
 
@@ -18,8 +17,7 @@ EXPORT = "/admin/audit/auditevent/export/"
 
 
 def _login(role: str) -> Client:
-    user = User.objects.create_user(username=f"admin-{role}", password="not-used-1", is_staff=True)
-    StaffProfile.objects.create(user=user, role=role)
+    user = StaffProfileFactory.create(role=role, user__username=f"admin-{role}", user__is_staff=True).user
     client = Client()
     client.force_login(user)
     return client

@@ -12,7 +12,8 @@ from audit.chain import anchor_digest
 from audit.context import AuditActor
 from audit.models import AuditEvent
 from audit.services import record_anchor
-from tests.audit.conftest import Keyed, append
+from tests.audit.conftest import append
+from tests.support.factories import Keyed
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.audit.urls")]
 

@@ -8,9 +8,9 @@ from audit.dbroles import append_only_tables, grant_sql
 from audit.models import AuditAnchor, AuditCheckpoint, AuditEvent
 from audit.services import record_anchor, record_checkpoint
 from bonus_tie.models import PaytableVersion
-from casino.models import TableLimit
 from history.models import TableHistory
-from tests.audit.conftest import append, make_staff, make_table, make_terminal
+from tests.audit.conftest import append
+from tests.support.factories import TableFactory, TableLimitFactory, staff_with_key, terminal_with_key
 
 TABLES = [
     "audit_auditevent",
@@ -56,10 +56,10 @@ def one_row_everywhere() -> None:
     append()
     record_anchor()
     record_checkpoint()
-    table = make_table()  # and a history row for each tracked model:
-    TableLimit.objects.create(table=table, kind="primary", min_cents=500, max_cents=50000)
-    make_terminal(table)
-    make_staff("pit_boss")
+    table = TableFactory.create()  # and a history row for each tracked model:
+    TableLimitFactory.create(table=table)
+    terminal_with_key(table)
+    staff_with_key("pit_boss")
     assert PaytableVersion.objects.exists()  # the migration's default, with its baseline row
 
 

@@ -32,8 +32,8 @@ from audit.services import (
 )
 from audit.tasks import BEAT_SCHEDULE, anchor_audit_chains, summarise_refusals
 from kernel.keys import PREFIX_LENGTH
-from tests.audit.test_tamper import as_superuser_bypassing_triggers
-from tests.conftest import TableActors, client_with_token, post
+from tests.support.api import TableActors, client_with_token, post
+from tests.support.database import as_superuser_bypassing_triggers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,28 +1,21 @@
 """Tampering by someone who can bypass the triggers (a superuser) is found, at the right place, in any chain."""
 
 import datetime as dt
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.db.backends.utils import CursorWrapper
 
 from audit.chain import hash_event
 from audit.models import AuditEvent
 from audit.services import record_anchor, record_checkpoint, verify_chain
+from tests.support.database import as_superuser_bypassing_triggers
 
 TABLE = 7
 # The casino-wide chain, and a table's chain; the other one is always there too, untouched.
 CHAINS = ["casino", f"table:{TABLE}"]
-
-
-@contextmanager
-def as_superuser_bypassing_triggers() -> Iterator[CursorWrapper]:
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL session_replication_role = replica")
-        yield cursor
 
 
 @pytest.fixture

@@ -1,48 +1,21 @@
 """Shared steps of the player-rating tests: patrons on file, a paytable report with known edges,
 and rounds played through the terminal API with a patron at a seat."""
 
-from collections.abc import Mapping
 from typing import Any
 
-from rest_framework.test import APIClient
-
-from blackjack.mappers import house_rules_for, rules_to_json
-from bonus_tie.models import PaytableVersion
 from casino.models import Table
-from tests.casino.accounting.conftest import ok, play_round
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, ok, post
+from tests.support.gaming_day import price_paytable
+from tests.support.rounds import play_round
 
 # The edges the report of paytable v1 gives in these tests (per unit of handle).
 PRIMARY_EDGE = 0.00406
-SIDE_EDGES: Mapping[str, float] = {
-    "T17": 0.20676,
-    "T18": 0.26198,
-    "T19": 0.25432,
-    "T20": 0.2051,
-    "T21": 0.44788,
-    "TBJ": 0.23956,
-    "LS": 0.20802,
-    "RS": 0.23569,
-}
 
 
 def price_paytable_v1(table: Table) -> None:
     """Give paytable v1 (the one in force) a report with the known edges, for `table`'s house rules:
     the parts of the stored report format that theoretical win reads."""
-    PaytableVersion.objects.filter(version=1).update(
-        report={
-            "format": 2,
-            "paytable_version": 1,
-            "rules": rules_to_json(house_rules_for(table)),
-            "house_edge": {"rows": [{"kind": kind, "house_edge": edge} for kind, edge in SIDE_EDGES.items()]},
-            "primary": {"basic_strategy_house_edge": PRIMARY_EDGE},
-        }
-    )
-
-
-def new_patron(client: APIClient, name: str) -> int:
-    """A patron on file, created by a supervisor through the API: their number."""
-    return int(ok(post(client, "/api/v1/patrons/", {"name": name}), 201)["number"])
+    price_paytable(version=1, table=table, primary=PRIMARY_EDGE)
 
 
 def seat(number: int, patron: int | None, *wagers: tuple[str, int]) -> dict[str, Any]:

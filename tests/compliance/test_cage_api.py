@@ -7,9 +7,9 @@ from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from casino.models import AccountKind, ChipRedemption, LedgerEntry, LedgerTransaction, MovementKind
-from tests.casino.accounting.conftest import ok, problem
-from tests.compliance.conftest import GAMING_DAY, Staff, new_patron, redeem
-from tests.conftest import TableActors, post
+from tests.compliance.conftest import Staff
+from tests.support.api import TableActors, new_patron, ok, post, problem, redeem
+from tests.support.gaming_day import GAMING_DAY
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("title31_clock")]
 

@@ -7,10 +7,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from casino.models import ChipRedemption
-from tests.casino.accounting.conftest import ok
-from tests.compliance.conftest import GAMING_DAY, cash_buy_in, new_patron
-from tests.conftest import TableActors
+from tests.support.api import TableActors, cash_buy_in, new_patron, ok
 from tests.support.console import Console
+from tests.support.gaming_day import GAMING_DAY
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("title31_clock")]
 

@@ -8,15 +8,13 @@ from typing import Any, cast
 import pypdfium2 as pdfium
 import pytest
 from django.test import Client
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from casino.models import ChipRedemption, Patron
-from casino.services.provisioning import create_staff
-from tests.casino.accounting.conftest import ok
-from tests.compliance.conftest import GAMING_DAY, cash_buy_in, new_patron, redeem
-from tests.conftest import TableActors
 from tests.floor.form_keys import keyed, post_form
+from tests.support.api import TableActors, cash_buy_in, new_patron, ok, redeem
+from tests.support.factories import StaffFactory
+from tests.support.gaming_day import GAMING_DAY
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("title31_clock")]
 
@@ -24,7 +22,7 @@ DAY_URL = f"/floor/compliance/{GAMING_DAY.isoformat()}/"
 
 
 def signed_in(role: str) -> Client:
-    staff = create_staff(username=f"{role}-page", role=role, now=timezone.now())
+    staff = StaffFactory.create(username=f"{role}-page", role=role)
     client = Client()
     client.force_login(cast(Any, staff.user))
     return client

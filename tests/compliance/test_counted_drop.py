@@ -16,28 +16,18 @@ from casino.services.provisioning import ProvisionedStaff
 from kernel.errors import ServiceError
 from reports import services as reports
 from table_money.services import soft_counts
-from tests.casino.accounting.conftest import (
-    CASINO_ZONE,
-    Clock,
-    buy_in,
-    close_table,
-    ok,
-    open_table,
-    problem,
-)
 from tests.compliance.counted_drop_support import (
     SOFT_COUNTS,
     count_team,
-    fixed_clock,
     record_count,
     sign_count,
     two_supervisors,
 )
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, problem
+from tests.support.gaming_day import CASINO_ZONE, GAMING_DAY, Clock, day_shift_clock
 
 pytestmark = pytest.mark.django_db
 
-GAMING_DAY = dt.date(2026, 11, 20)
 SYSTEM = AuditActor(kind="system", username="test")
 OPENER = {"10000": 100}  # 1,000,000 cents
 CLOSER = {"10000": 93}  # 930,000: the 70,000 of chips bought in left the tray
@@ -47,7 +37,7 @@ BILLS = {"10000": 4, "2000": 2, "500": 2}  # 45,000 cents
 
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
-    return fixed_clock(monkeypatch, settings)
+    return day_shift_clock(monkeypatch, settings)
 
 
 @pytest.fixture

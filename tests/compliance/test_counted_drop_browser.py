@@ -8,10 +8,9 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from casino.models import SoftCount
-from tests.casino.accounting.conftest import Clock
-from tests.compliance.counted_drop_support import fixed_clock
-from tests.conftest import TableActors
+from tests.support.api import TableActors
 from tests.support.console import Console
+from tests.support.gaming_day import Clock, day_shift_clock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,7 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
     """10:00 of the day shift; the live server runs in this process and reads the same clock."""
-    return fixed_clock(monkeypatch, settings)
+    return day_shift_clock(monkeypatch, settings)
 
 
 def test_two_members_of_the_count_team_enter_and_sign_a_count(

@@ -13,9 +13,7 @@ from rest_framework.test import APIClient
 
 from casino.services.provisioning import ProvisionedStaff
 from config.wsgi import application
-from tests.casino.accounting.conftest import Clock
-from tests.compliance.counted_drop_support import fixed_clock, record_count
-from tests.conftest import TableActors
+from tests.compliance.counted_drop_support import record_count
 from tests.schema.fuzzing import (
     FUZZ_SETTINGS,
     Refusals,
@@ -24,6 +22,8 @@ from tests.schema.fuzzing import (
     connection_kept,
     with_fresh_key,
 )
+from tests.support.api import TableActors
+from tests.support.gaming_day import Clock, day_shift_clock
 
 schema = api_schema(application).include(path_regex="^/api/v1/soft-counts/")
 
@@ -40,7 +40,7 @@ REFUSALS: dict[str, Refusals] = {
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
     """10:00 of the day shift; the live server runs in this process and reads the same clock."""
-    return fixed_clock(monkeypatch, settings)
+    return day_shift_clock(monkeypatch, settings)
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ import pypdfium2 as pdfium
 import pytest
 from django.conf import settings as django_settings
 from django.test import Client
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from casino.ledger import balance_cents
@@ -35,23 +34,24 @@ from casino.models import (
 from casino.services.provisioning import ProvisionedStaff
 from floor.compliance.day import latest_worksheets
 from reports import tasks
-from tests.casino.accounting.conftest import (
-    CASINO_ZONE,
-    Clock,
-    close_table,
-    ok,
-    open_table,
-    request_slip,
-)
-from tests.compliance.conftest import cash_buy_in, new_patron, redeem
 from tests.compliance.counted_drop_support import record_count, sign_count
 from tests.compliance.ratings_support import open_reported_shoe, price_paytable_v1, seat
-from tests.conftest import TableActors, post
+from tests.support.api import (
+    TableActors,
+    cash_buy_in,
+    close_table,
+    new_patron,
+    ok,
+    open_table,
+    post,
+    redeem,
+    request_slip,
+)
+from tests.support.gaming_day import CASINO_ZONE, GAMING_DAY, Clock, day_shift_clock
 
 pytestmark = pytest.mark.django_db
 
 MakeStaff = Callable[[str], tuple[ProvisionedStaff, APIClient]]
-GAMING_DAY = dt.date(2026, 11, 20)
 DAY = "2026-11-20"
 REPORTS = "/api/v1/reports/shifts/"
 SCREENSHOT = Path(django_settings.BASE_DIR) / ".local" / "screenshots" / "gaming-day-report-page-1.png"
@@ -69,8 +69,6 @@ def at(hour: int, minute: int = 0, *, day: int = 20) -> dt.datetime:
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
-    settings.CASINO_TIME_ZONE = "America/Los_Angeles"
-    settings.GAMING_DAY_STARTS = "06:00"
     settings.CASINO_SOFT_COUNT_PER = "shift"
     settings.CASINO_MTL_THRESHOLD_CENTS = 300_000
     settings.CASINO_CTR_THRESHOLD_CENTS = 1_000_000
@@ -78,9 +76,7 @@ def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
     settings.CASINO_RATING_BREAK_MINUTES = 20
     settings.CASINO_EXPECTED_HOLD_BP = (1000, 2000)
     settings.CASINO_LICENSEE, settings.CASINO_PROPERTY = "Example Gaming LLC", "Example Casino"
-    fake = Clock(at(9))
-    monkeypatch.setattr(timezone, "now", fake)
-    return fake
+    return day_shift_clock(monkeypatch, settings, at=at(9))
 
 
 @pytest.fixture

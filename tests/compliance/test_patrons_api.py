@@ -9,9 +9,8 @@ from rest_framework.test import APIClient
 from audit.models import AuditEvent
 from blackjack.models import Round, RoundSeat
 from casino.models import BuyIn, LedgerEntry, Patron
-from tests.casino.accounting.conftest import ok, problem
-from tests.compliance.conftest import Staff, cash_buy_in, listed, new_patron
-from tests.conftest import TableActors, post
+from tests.compliance.conftest import Staff
+from tests.support.api import TableActors, cash_buy_in, listed, new_patron, ok, post, problem
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("title31_clock")]
 

@@ -6,29 +6,27 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from bonus_tie.models import PaytableVersion
 from casino.services.provisioning import ProvisionedStaff
 from reports.ratings import RatingSession, get_day_ratings, get_patron_ratings
-from tests.casino.accounting.conftest import CASINO_ZONE, DAY_SHIFT_MORNING, Clock, ok, play_round
 from tests.compliance.ratings_support import (
     double_11_to_21,
     insured_19_against_ace,
     lose_17_with_t20,
-    new_patron,
     open_reported_shoe,
     price_paytable_v1,
     push_18_with_t18,
     seat,
     win_19_against_17,
 )
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, new_patron, ok, post
+from tests.support.gaming_day import CASINO_ZONE, GAMING_DAY, Clock, day_shift_clock
+from tests.support.rounds import play_round
 
 pytestmark = pytest.mark.django_db
 
-GAMING_DAY = dt.date(2026, 11, 20)
 
 MakeStaff = Callable[[str], tuple[ProvisionedStaff, APIClient]]
 
@@ -36,13 +34,9 @@ MakeStaff = Callable[[str], tuple[ProvisionedStaff, APIClient]]
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
     """Casino time stands at 10:00 on 2026-11-20 (the day shift) until a test moves it."""
-    settings.CASINO_TIME_ZONE = "America/Los_Angeles"
-    settings.GAMING_DAY_STARTS = "06:00"
     settings.CASINO_RATING_BREAK_ROUNDS = 10
     settings.CASINO_RATING_BREAK_MINUTES = 20
-    fake = Clock(DAY_SHIFT_MORNING)
-    monkeypatch.setattr(timezone, "now", fake)
-    return fake
+    return day_shift_clock(monkeypatch, settings)
 
 
 @pytest.fixture

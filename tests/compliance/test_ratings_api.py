@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from blackjack.models import Round, RoundSeat, Settlement, SettlementLine, Wager
@@ -15,15 +14,14 @@ from casino.models import LedgerEntry, LedgerTransaction, MovementKind
 from casino.services.provisioning import ProvisionedStaff
 from kernel.gaming_day import gaming_day_and_shift
 from reports.ratings import get_patron_ratings
-from tests.casino.accounting.conftest import DAY_SHIFT_MORNING, Clock, ok, problem
 from tests.compliance.ratings_support import (
-    new_patron,
     open_reported_shoe,
     price_paytable_v1,
     push_18_with_t18,
     win_19_against_17,
 )
-from tests.conftest import TableActors, client_with_token
+from tests.support.api import TableActors, client_with_token, new_patron, ok, problem
+from tests.support.gaming_day import Clock, day_shift_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -32,13 +30,9 @@ MakeStaff = Callable[[str], tuple[ProvisionedStaff, APIClient]]
 
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
-    settings.CASINO_TIME_ZONE = "America/Los_Angeles"
-    settings.GAMING_DAY_STARTS = "06:00"
     settings.CASINO_RATING_BREAK_ROUNDS = 10
     settings.CASINO_RATING_BREAK_MINUTES = 20
-    fake = Clock(DAY_SHIFT_MORNING)
-    monkeypatch.setattr(timezone, "now", fake)
-    return fake
+    return day_shift_clock(monkeypatch, settings)
 
 
 @pytest.fixture

@@ -11,13 +11,12 @@ from tests.compliance.ratings_support import (
     double_11_to_21,
     insured_19_against_ace,
     lose_17_with_t20,
-    new_patron,
     open_reported_shoe,
     price_paytable_v1,
     push_18_with_t18,
     win_19_against_17,
 )
-from tests.conftest import TableActors
+from tests.support.api import TableActors, new_patron
 from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)

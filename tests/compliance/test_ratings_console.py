@@ -7,21 +7,20 @@ from typing import Any, cast
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from bonus_tie.models import PaytableVersion
 from casino.models import Pit, StaffProfile
-from casino.services.provisioning import ProvisionedStaff, create_staff
-from tests.casino.accounting.conftest import DAY_SHIFT_MORNING, Clock
+from casino.services.provisioning import ProvisionedStaff
 from tests.compliance.ratings_support import (
-    new_patron,
     open_reported_shoe,
     price_paytable_v1,
     push_18_with_t18,
     win_19_against_17,
 )
-from tests.conftest import TableActors
+from tests.support.api import TableActors, new_patron
+from tests.support.factories import StaffFactory
+from tests.support.gaming_day import Clock, day_shift_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -30,11 +29,7 @@ MakeStaff = Callable[[str], tuple[ProvisionedStaff, APIClient]]
 
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
-    settings.CASINO_TIME_ZONE = "America/Los_Angeles"
-    settings.GAMING_DAY_STARTS = "06:00"
-    fake = Clock(DAY_SHIFT_MORNING)
-    monkeypatch.setattr(timezone, "now", fake)
-    return fake
+    return day_shift_clock(monkeypatch, settings)
 
 
 @pytest.fixture
@@ -52,7 +47,7 @@ def played(make_table: Callable[..., TableActors], make_staff: MakeStaff) -> dic
 
 
 def console_client(role: str, *, pits: tuple[Pit, ...] = ()) -> Client:
-    staff = create_staff(username=f"{role}-{len(pits)}-ratings", role=role, now=timezone.now())
+    staff = StaffFactory.create(username=f"{role}-{len(pits)}-ratings", role=role)
     StaffProfile.objects.get(user_id=staff.user.pk).pits.set(pits)
     client = Client()
     client.force_login(cast(User, staff.user))

@@ -20,8 +20,8 @@ from reports.export import (
     shift_report_csv,
     shift_report_pdf,
 )
+from tests.support.gaming_day import GAMING_DAY
 
-GAMING_DAY = dt.date(2026, 11, 20)
 # After the grave shift of 2026-11-20 has ended (06:00 on the 21st in the casino): a final report.
 AFTER_THE_DAY = dt.datetime(2026, 11, 21, 15, 0, tzinfo=dt.UTC)
 NAMES = st.text(alphabet="ABCDEFGHJKLMNPRSTUVWXYZ0123456789-", min_size=2, max_size=8)

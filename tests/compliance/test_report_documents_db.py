@@ -20,9 +20,8 @@ from casino.services.provisioning import ProvisionedStaff
 from reports.period import period_figures
 from table_money.services import soft_counts
 from tests.casino.accounting import conftest as accounting
-from tests.casino.accounting.conftest import CASINO_ZONE, Clock, ok
-from tests.casino.accounting.test_shift_report import REPORTS, play_the_day_shift, produce
-from tests.conftest import TableActors
+from tests.support.api import TableActors, ok
+from tests.support.gaming_day import CASINO_ZONE, REPORTS, Clock, play_the_day_shift, produce
 
 pytestmark = pytest.mark.django_db
 

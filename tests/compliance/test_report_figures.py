@@ -17,30 +17,13 @@ from casino.services.provisioning import ProvisionedStaff
 from reports import services as reports
 from reports import tasks
 from reports.read import shift_report_payload
-from tests.casino.accounting.conftest import (
-    CASINO_ZONE,
-    Clock,
-    buy_in,
-    close_table,
-    ok,
-    open_table,
-    play_round,
-    request_slip,
-    wager,
-)
-from tests.compliance.counted_drop_support import (
-    count_team,
-    fixed_clock,
-    price_paytable,
-    record_count,
-    sign_count,
-    two_supervisors,
-)
-from tests.conftest import TableActors, post
+from tests.compliance.counted_drop_support import count_team, record_count, sign_count, two_supervisors
+from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, request_slip
+from tests.support.gaming_day import CASINO_ZONE, GAMING_DAY, Clock, day_shift_clock, price_paytable
+from tests.support.rounds import play_round, wager
 
 pytestmark = pytest.mark.django_db
 
-GAMING_DAY = dt.date(2026, 11, 20)
 SYSTEM = AuditActor(kind="system", username="test")
 AFTER_DAY_SHIFT = dt.datetime(2026, 11, 20, 14, 30, tzinfo=CASINO_ZONE)
 TIE_ON_18 = (["TS", "9H", "8C", "9D"], [{"seat": 2, "hand": 0, "action": "stand"}])
@@ -48,7 +31,7 @@ TIE_ON_18 = (["TS", "9H", "8C", "9D"], [{"seat": 2, "hand": 0, "action": "stand"
 
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
-    return fixed_clock(monkeypatch, settings)
+    return day_shift_clock(monkeypatch, settings)
 
 
 @pytest.fixture

@@ -12,12 +12,11 @@ from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from casino.models import CashDirection, CtrWorksheet, MtlEntry
-from casino.services.provisioning import create_staff
 from floor.compliance.day import latest_worksheets
 from table_money.engine.title31 import CashTransaction, Direction, ctrs_due
-from tests.casino.accounting.conftest import Clock, ok
-from tests.compliance.conftest import GAMING_DAY, cash_buy_in, new_patron, redeem
-from tests.conftest import TableActors
+from tests.support.api import TableActors, cash_buy_in, new_patron, ok, redeem
+from tests.support.factories import StaffFactory
+from tests.support.gaming_day import GAMING_DAY, Clock
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("title31_clock")]
 
@@ -126,7 +125,7 @@ def test_the_floor_shows_the_ctr_on_the_tables_where_the_cash_came_in(
 ) -> None:
     patron = new_patron(supervisor_client, "Ana Ruiz")
     ok(cash_buy_in(open_tables[1], 1_100_000, patron=patron), 201)
-    boss = create_staff(
+    boss = StaffFactory.create(
         username="boss", role="compliance", password="pw-2026-boss", now=dt.datetime.now(dt.UTC)
     )
     browser = Client()
@@ -195,8 +194,8 @@ def test_ctr_aggregation_is_order_independent_and_incremental_equals_batch(
 def test_the_same_cash_in_either_order_gives_the_same_worksheet(
     make_table: Any, supervisor_client: APIClient, title31_clock: Clock
 ) -> None:
-    from tests.casino.accounting.conftest import open_table
     from tests.compliance.conftest import BANK
+    from tests.support.api import open_table
 
     tables = [make_table("BJ-ORD-1"), make_table("BJ-ORD-2")]
     for actors in tables:

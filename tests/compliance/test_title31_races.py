@@ -7,9 +7,9 @@ from rest_framework.test import APIClient
 from casino.ledger_checks import find_violations
 from casino.models import CashDirection, CtrWorksheet
 from floor.compliance.day import latest_worksheets
-from tests.casino.api.test_races import race
-from tests.compliance.conftest import GAMING_DAY, cash_buy_in, new_patron, redeem
-from tests.conftest import TableActors
+from tests.support.api import TableActors, cash_buy_in, new_patron, redeem
+from tests.support.gaming_day import GAMING_DAY
+from tests.support.races import race
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("title31_clock")]
 

@@ -5,10 +5,9 @@ import json
 import uuid
 
 import pytest
-from django.utils import timezone
 
-from casino.services.provisioning import create_staff
 from tests.edge.conftest import Answer, EdgeServer
+from tests.support.factories import StaffFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +32,7 @@ def lines_about(logged: str, path: str) -> list[str]:
 
 
 def test_a_403_logs_one_line_and_no_traceback(edge_server: EdgeServer) -> None:
-    pit_boss = create_staff(username="edge-pit-boss", role="pit_boss", now=timezone.now())
+    pit_boss = StaffFactory.create(username="edge-pit-boss", role="pit_boss")
 
     answer, logged = request_and_log(
         edge_server, "/api/v1/audit/events/", headers={"Authorization": f"Token {pit_boss.token}"}

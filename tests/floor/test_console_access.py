@@ -5,17 +5,16 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.utils import timezone
 
-from casino.services.provisioning import create_staff, provision_table
 from tests.support.console import Console
+from tests.support.factories import ProvisionedTableFactory, StaffFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_pit_boss_sees_the_tables_of_their_pit_only(console: Callable[..., Console]) -> None:
-    mine = provision_table(name="BJ-MINE", decks=6, pit_name="Pit 1", now=timezone.now())
-    provision_table(name="BJ-OTHER", decks=6, pit_name="Pit 2", now=timezone.now())
+    mine = ProvisionedTableFactory.create(name="BJ-MINE", pit_name="Pit 1")
+    ProvisionedTableFactory.create(name="BJ-OTHER", pit_name="Pit 2")
     boss = console("pit_boss", pits=(mine.table.pit,))
     boss.open("/floor/")
     boss.wait_for_text("BJ-MINE")
@@ -28,8 +27,8 @@ def test_the_root_sends_a_visitor_to_sign_in(client: Any) -> None:
 
 
 def test_a_supervisor_assigned_to_no_pit_is_told_so_and_sees_no_table(client: Any) -> None:
-    provision_table(name="BJ-ANY", decks=6, pit_name="Pit 1", now=timezone.now())
-    supervisor = create_staff(username="new-supervisor", role="floor_supervisor", now=timezone.now())
+    ProvisionedTableFactory.create(name="BJ-ANY", pit_name="Pit 1")
+    supervisor = StaffFactory.create(username="new-supervisor", role="floor_supervisor")
     client.force_login(User.objects.get(pk=supervisor.user.pk))
 
     page = client.get("/floor/").content.decode()
@@ -42,7 +41,7 @@ def test_a_supervisor_assigned_to_no_pit_is_told_so_and_sees_no_table(client: An
     ("role", "console"), [("count_team", "/floor/count/"), ("cage_cashier", "/floor/cage/")]
 )
 def test_the_count_team_and_the_cage_land_on_their_own_console(client: Any, role: str, console: str) -> None:
-    staff = create_staff(username=f"{role}-1", role=role, password="pass-2026-lands", now=timezone.now())
+    staff = StaffFactory.create(username=f"{role}-1", role=role, password="pass-2026-lands")
     client.force_login(staff.user)
 
     landing = client.get("/floor/")
@@ -79,9 +78,7 @@ HUGE = "9" * 30  # beyond any bigint
     ],
 )
 def test_hostile_ids_and_queries_on_the_console_are_refused_never_a_500(client: Any, path: str) -> None:
-    staff = create_staff(
-        username="boss-hostile", role="pit_boss", password="pass-2026-hostile", now=timezone.now()
-    )
+    staff = StaffFactory.create(username="boss-hostile", role="pit_boss", password="pass-2026-hostile")
     client.force_login(staff.user)
 
     response = client.get(path)
@@ -98,9 +95,7 @@ def test_hostile_ids_and_queries_on_the_console_are_refused_never_a_500(client: 
     ],
 )
 def test_hostile_days_on_the_compliance_pages_are_refused_never_a_500(client: Any, path: str) -> None:
-    staff = create_staff(
-        username="compliance-hostile", role="compliance", password="pass-2026-c", now=timezone.now()
-    )
+    staff = StaffFactory.create(username="compliance-hostile", role="compliance", password="pass-2026-c")
     client.force_login(staff.user)
 
     response = client.get(path)

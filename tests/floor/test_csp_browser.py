@@ -15,8 +15,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from casino.models import StaffRole
-from tests.conftest import TableActors
 from tests.floor.conftest import Console
+from tests.support.api import TableActors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 import pytest
 
 from casino.models import Dealer
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
 from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)

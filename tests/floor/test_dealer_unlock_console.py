@@ -9,7 +9,6 @@ import pytest
 from audit.models import AuditEvent
 from casino.models import Dealer
 from kernel.forms import SUBMISSION_KEY_FIELD
-from tests.conftest import TableActors, post
 from tests.floor.form_keys import form_key
 from tests.floor.test_table_operations import (
     clock,  # noqa: F401  (the fixed clock of the day shift, autouse)
@@ -17,6 +16,7 @@ from tests.floor.test_table_operations import (
     signed_in,
     staff_user,
 )
+from tests.support.api import TableActors, post
 
 pytestmark = pytest.mark.django_db
 

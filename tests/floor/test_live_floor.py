@@ -21,11 +21,12 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from casino.models import BuyInMethod, Pit, SlipKind, StaffRole
-from casino.services.provisioning import ProvisionedStaff, create_staff
+from casino.services.provisioning import ProvisionedStaff
 from casino.services.terminals import SignInRefusedError, record_failed_sign_in, sign_in_dealer
 from table_money.services.accounting import close_table, open_table, record_buy_in, request_slip
-from tests.casino.api.test_rounds import act, deal, open_round, open_shoe, primary
-from tests.conftest import TableActors, post, restore_migrated_rows
+from tests.support.api import TableActors, post
+from tests.support.factories import StaffFactory, UserFactory, restore_migrated_rows
+from tests.support.rounds import act, deal, open_round, open_shoe, primary
 
 pytestmark = pytest.mark.django_db
 
@@ -36,8 +37,7 @@ _staff_numbers = itertools.count()
 
 
 def staff(role: str, *, pits: tuple[str, ...] = (), name: str | None = None) -> ProvisionedStaff:
-    return create_staff(username=name or f"{role}-made-{next(_staff_numbers)}", role=role, pits=list(pits),
-                        now=timezone.now())  # fmt: skip
+    return StaffFactory.create(username=name or f"{role}-made-{next(_staff_numbers)}", role=role, pits=list(pits))  # fmt: skip
 
 
 def signed_in_client(made: ProvisionedStaff) -> Client:
@@ -209,7 +209,7 @@ def test_a_signed_out_refresh_sends_the_whole_page_to_sign_in(client: Client) ->
 
 @pytest.mark.parametrize("path", ["/floor/", "/floor/pit-map/"])
 def test_a_signed_in_user_without_a_console_role_gets_the_styled_403(path: str) -> None:
-    no_role = User.objects.create_user(username="visitor", password="visitor-pass-2026")
+    no_role = UserFactory.create(username="visitor")
     client = Client()
     client.force_login(no_role)
 

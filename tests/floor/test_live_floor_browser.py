@@ -6,15 +6,15 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from casino.models import StaffRole
-from tests.casino.api.test_rounds import open_shoe
-from tests.conftest import TableActors
 from tests.floor.test_live_floor import open_for_play, play_a_losing_hand, staff
+from tests.support.api import TableActors
 from tests.support.console import Console, sign_in
+from tests.support.factories import UserFactory
+from tests.support.rounds import open_shoe
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,7 +82,7 @@ def test_the_styled_error_pages(
     assert boss.attribute(".error-page a.button", "href") == f"{live_server.url}/floor/"
     boss.screenshot("error-404")
 
-    get_user_model().objects.create_user(username="visitor", password="visitor-pass-2026")
+    UserFactory.create(username="visitor", password="visitor-pass-2026")
     visitor = sign_in(chromium, live_server.url, "visitor", "visitor-pass-2026")  # no staff role
     visitor.open("/floor/")
     visitor.wait_for_text("Not allowed")

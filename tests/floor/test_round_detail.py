@@ -9,13 +9,12 @@ from typing import Any, cast
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone
 
 from blackjack.models import Round, RoundEvent, Settlement, SettlementLine
 from casino.models import GameKind, Pit, Shoe, StaffProfile
-from casino.services.provisioning import create_staff
 from specials.models import SpecialsRound
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
+from tests.support.factories import StaffFactory
 
 ROUNDS = "/api/v1/rounds/"
 SPECIALS = "/api/v1/specials"
@@ -88,7 +87,7 @@ def play_special_round(actors: TableActors) -> dict[str, Any]:
 
 
 def staff_client(role: str, *, pits: tuple[Pit, ...] = (), username: str | None = None) -> Client:
-    staff = create_staff(username=username or f"{role}-reader", role=role, now=timezone.now())
+    staff = StaffFactory.create(username=username or f"{role}-reader", role=role)
     StaffProfile.objects.get(user_id=staff.user.pk).pits.set(pits)
     client = Client()
     client.force_login(cast(User, staff.user))

@@ -8,13 +8,13 @@ from selenium.webdriver.common.by import By
 
 from blackjack.models import Round
 from casino.models import GameKind
-from tests.conftest import TableActors
 from tests.floor.test_round_detail import (
     call,
     play_disputed_round,
     play_electronic_round_and_close_shoe,
     play_special_round,
 )
+from tests.support.api import TableActors
 from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)

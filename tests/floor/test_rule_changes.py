@@ -4,14 +4,13 @@ a pit boss who is not the requester, in force from the table's next round."""
 from collections.abc import Callable
 
 import pytest
-from django.utils import timezone
 from selenium.webdriver.common.by import By
 
 from blackjack.models import Round
 from casino.models import RuleChangeStatus, Table, TableLimit, TableRuleChange
-from casino.services.provisioning import provision_table
-from tests.conftest import client_with_token, post, restore_migrated_rows
+from tests.support.api import client_with_token, post
 from tests.support.console import Console
+from tests.support.factories import ProvisionedTableFactory, restore_migrated_rows
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,7 +19,7 @@ def test_a_supervisor_requests_a_limit_change_and_a_pit_boss_approves_it(
     console: Callable[..., Console],
 ) -> None:
     restore_migrated_rows()  # the approved paytable the next round opens under
-    made = provision_table(name="BJ-LIMITS", decks=6, pit_name="Pit 1", now=timezone.now())
+    made = ProvisionedTableFactory.create(name="BJ-LIMITS", pit_name="Pit 1")
     pit = made.table.pit
 
     supervisor = console("floor_supervisor", pits=(pit,))
@@ -74,7 +73,7 @@ def test_a_supervisor_requests_a_limit_change_and_a_pit_boss_approves_it(
 def test_a_pit_boss_requests_a_house_rule_change_that_only_another_pit_boss_approves(
     console: Callable[..., Console],
 ) -> None:
-    made = provision_table(name="BJ-RULES", decks=6, pit_name="Pit 1", now=timezone.now())
+    made = ProvisionedTableFactory.create(name="BJ-RULES", pit_name="Pit 1")
     pit = made.table.pit
 
     requester = console("pit_boss", pits=(pit,))

@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from casino.models import Pit, RuleChangeStatus, StaffProfile, TableLimit, TableRuleChange
-from casino.services.provisioning import ProvisionedTable, create_staff, provision_table
+from casino.services.provisioning import ProvisionedTable
 from casino.services.rule_changes import current_settings, request_rule_change
 from kernel.gaming_day import casino_zone
+from tests.support.factories import ProvisionedTableFactory, StaffFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -23,12 +24,12 @@ LIST = "/floor/rule-changes/"
 
 @pytest.fixture
 def mine() -> ProvisionedTable:
-    return provision_table(name="BJ-MINE", decks=6, pit_name="Pit 1", now=timezone.now())
+    return ProvisionedTableFactory.create(name="BJ-MINE", pit_name="Pit 1")
 
 
 @pytest.fixture
 def elsewhere() -> ProvisionedTable:
-    return provision_table(name="BJ-ELSEWHERE", decks=6, pit_name="Pit 2", now=timezone.now())
+    return ProvisionedTableFactory.create(name="BJ-ELSEWHERE", pit_name="Pit 2")
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ def staff(mine: ProvisionedTable) -> Callable[..., AbstractUser]:
     counter = iter(range(100))
 
     def make(role: str, *, pits: tuple[Pit, ...] | None = None) -> AbstractUser:
-        made = create_staff(username=f"{role}-{next(counter)}", role=role, now=timezone.now())
+        made = StaffFactory.create(username=f"{role}-{next(counter)}", role=role)
         StaffProfile.objects.get(user_id=made.user.pk).pits.set(
             pits if pits is not None else (mine.table.pit,)
         )

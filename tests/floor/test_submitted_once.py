@@ -36,7 +36,6 @@ from floor.submissions import already_recorded
 from kernel.forms import NO_SUBMISSION_KEY, SUBMISSION_KEY_FIELD, is_submission_key
 from kernel.models import IdempotencyRecord
 from table_money.services import accounting, soft_counts
-from tests.conftest import TableActors, post
 from tests.floor.form_keys import form_key, key_in, keyed
 from tests.floor.test_table_operations import (
     CLOSER_CHIPS,
@@ -51,6 +50,7 @@ from tests.floor.test_table_operations import (
     signed_in,
     staff_user,
 )
+from tests.support.api import TableActors, post
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 
 from casino.models import ChipRedemption, MtlEntry
-from tests.conftest import TableActors
 from tests.floor.conftest import Console, chromium, console  # noqa: F401  (the browser fixtures)
+from tests.support.api import TableActors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

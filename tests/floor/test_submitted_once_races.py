@@ -4,13 +4,11 @@ real PostgreSQL: the key's lock makes the others wait for the first, which recor
 
 import html
 import re
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.conf import settings
-from django.db import connection, transaction
 from django.test import Client
 
 from casino.ledger_checks import find_violations
@@ -19,10 +17,10 @@ from floor.submissions import STILL_RUNNING, already_recorded
 from kernel import idempotency
 from kernel.forms import SUBMISSION_KEY_FIELD
 from kernel.idempotency import form_scope
-from tests.casino.api.test_races import race
-from tests.conftest import TableActors
 from tests.floor.test_submitted_once import SCENARIOS, added, tally
 from tests.floor.test_table_operations import clock  # noqa: F401  (the fixed clock of the day shift, autouse)
+from tests.support.api import TableActors
+from tests.support.races import advisory_lock_held, race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -97,29 +95,10 @@ def test_a_tab_that_waits_too_long_for_the_first_says_so_and_records_nothing(
     scenario = SCENARIOS["cage cash-out"](make_table)
     body = scenario.keyed_body()
     scope = form_scope(user_id=scenario.user.pk, purpose="cage.redemption")
-    taken, release = threading.Event(), threading.Event()
-
-    def first_tab_still_running() -> None:
-        try:
-            with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT pg_advisory_xact_lock(%s)",
-                    [idempotency._lock_id(scope, body[SUBMISSION_KEY_FIELD])],
-                )
-                taken.set()
-                release.wait(30)
-        finally:
-            connection.close()
-
-    worker = threading.Thread(target=first_tab_still_running)
-    worker.start()
-    try:
-        assert taken.wait(30)
+    # The first tab's submission still running: another connection holds the key's lock.
+    with advisory_lock_held(idempotency._lock_id(scope, body[SUBMISSION_KEY_FIELD])):
         monkeypatch.setattr(idempotency, "FORM_LOCK_WAIT_MS", 200)
         second_tab = scenario.client.post(scenario.url, body)
-    finally:
-        release.set()
-        worker.join()
 
     assert second_tab.status_code == 200
     assert html.escape(STILL_RUNNING) in second_tab.content.decode()

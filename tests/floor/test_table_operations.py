@@ -25,12 +25,12 @@ from casino.models import (
     StaffProfile,
     TableInventory,
 )
-from casino.services.provisioning import create_staff
 from floor.operations.words import dollars_in_words
 from kernel.forms import cents_from_dollars
 from table_money.services import accounting
-from tests.conftest import TableActors, post
 from tests.floor.form_keys import form_key, key_in, keyed, post_form
+from tests.support.api import TableActors, post
+from tests.support.factories import StaffFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> FixedClock:
 
 def staff_user(role: str, *, pits: tuple[Pit, ...] = ()) -> AbstractBaseUser:
     counter = StaffProfile.objects.count()
-    staff = create_staff(username=f"{role}-ops-{counter}", role=role, now=timezone.now())
+    staff = StaffFactory.create(username=f"{role}-ops-{counter}", role=role)
     StaffProfile.objects.get(user_id=staff.user.pk).pits.set(pits)
     return staff.user
 

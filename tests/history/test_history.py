@@ -22,7 +22,7 @@ from history.models import (
     TerminalHistory,
     UserHistory,
 )
-from tests.audit.conftest import make_staff, make_table, make_terminal
+from tests.support.factories import TableFactory, TableLimitFactory, staff_with_key, terminal_with_key
 
 
 @pytest.mark.django_db
@@ -51,7 +51,7 @@ def test_the_history_triggers_are_exactly_this_apps() -> None:
 
 @pytest.mark.django_db
 def test_bulk_update_is_captured_for_every_row() -> None:
-    first, second = make_table(), make_table()
+    first, second = TableFactory.create(), TableFactory.create()
 
     updated = Table.objects.filter(pk__in=[first.pk, second.pk]).update(surrender=True, decks=8)
 
@@ -65,7 +65,7 @@ def test_bulk_update_is_captured_for_every_row() -> None:
 
 @pytest.mark.django_db
 def test_raw_sql_update_is_captured() -> None:
-    table = make_table()
+    table = TableFactory.create()
 
     with connection.cursor() as cursor:
         cursor.execute("UPDATE casino_table SET dealer_hits_soft_17 = true WHERE id = %s", [table.pk])
@@ -77,8 +77,8 @@ def test_raw_sql_update_is_captured() -> None:
 
 @pytest.mark.django_db
 def test_inserts_deletes_and_limits_are_captured() -> None:
-    table = make_table()
-    limit = TableLimit.objects.create(table=table, kind="primary", min_cents=500, max_cents=50000)
+    table = TableFactory.create()
+    limit = TableLimitFactory.create(table=table, kind="primary", min_cents=500, max_cents=50000)
     TableLimit.objects.filter(pk=limit.pk).update(max_cents=100000)
     TableLimit.objects.filter(pk=limit.pk).delete()
 
@@ -113,7 +113,7 @@ def test_no_secret_is_copied_into_history() -> None:
 
 @pytest.mark.django_db
 def test_secret_changes_are_recorded_as_facts_without_the_secret() -> None:
-    staff = make_staff("pit_boss")
+    staff = staff_with_key("pit_boss")
     user = staff.user
     assert user is not None
     user.set_password("another-password-2")
@@ -128,10 +128,10 @@ def test_secret_changes_are_recorded_as_facts_without_the_secret() -> None:
 
 @pytest.mark.django_db
 def test_roles_terminals_and_paytables_are_tracked() -> None:
-    staff = make_staff("floor_supervisor")
+    staff = staff_with_key("floor_supervisor")
     assert staff.user is not None
     StaffProfile.objects.filter(user=staff.user).update(role="pit_boss")
-    keyed = make_terminal(make_table())
+    keyed = terminal_with_key(TableFactory.create())
     assert keyed.terminal is not None
     keyed.terminal.is_active = False
     keyed.terminal.save(update_fields=["is_active"])
@@ -157,8 +157,8 @@ def test_roles_terminals_and_paytables_are_tracked() -> None:
 
 @pytest.mark.django_db
 def test_changes_made_in_a_request_carry_its_context() -> None:
-    table = make_table()
-    staff = make_staff("pit_boss", username="paula")
+    table = TableFactory.create()
+    staff = staff_with_key("pit_boss", username="paula")
     assert staff.user is not None
 
     def view(request):

@@ -7,15 +7,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.http import StreamingHttpResponse
 from django.test import Client
 from django.urls import clear_url_caches
 
 import config.urls
 from audit.models import AuditEvent
-from casino.models import StaffProfile
 from casino.services.provisioning import ProvisionedStaff
+from tests.support.factories import StaffProfileFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -48,8 +47,9 @@ def test_the_admin_shift_pdf_of_a_day_outside_the_window_is_a_clear_400(
 
 @pytest.mark.parametrize("day", ABSURD_DAYS)
 def test_the_audit_export_of_a_day_outside_the_window_shows_the_form_again(day: str) -> None:
-    user = User.objects.create_user(username="admin-compliance-days", password="not-used-1", is_staff=True)
-    StaffProfile.objects.create(user=user, role="compliance")
+    user = StaffProfileFactory.create(
+        role="compliance", user__username="admin-compliance-days", user__is_staff=True
+    ).user
     client = Client()
     client.force_login(user)
     events = AuditEvent.objects.count()

@@ -12,10 +12,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, reverse
 from django.urls.converters import IntConverter
-from django.utils import timezone
 
-from casino.services.provisioning import create_staff
 from floor import urls as floor_urls
+from tests.support.factories import StaffFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +77,7 @@ def test_the_walk_finds_every_console_page() -> None:
 
 
 def _clients() -> list[tuple[str, Client]]:
-    admin = create_staff(username="admin-methods", role="admin", now=timezone.now())
+    admin = StaffFactory.create(username="admin-methods", role="admin")
     signed_in = Client()
     signed_in.force_login(cast(User, admin.user))
     return [("anonymous", Client()), ("admin", signed_in)]

@@ -12,27 +12,17 @@ import pypdfium2 as pdfium
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from rest_framework.test import APIClient
 
 from audit.exports import _csv_cell
-from casino.services.provisioning import create_staff
 from kernel.documents import paragraph_text, spreadsheet_text
 from reports.export import shift_report_csv, shift_report_pdf
-from tests.casino.accounting.conftest import ok, open_table
-from tests.compliance.conftest import (  # noqa: F401 (fixtures)
-    BANK,
-    GAMING_DAY,
-    cash_buy_in,
-    cashier,
-    new_patron,
-    redeem,
-    supervisor_client,
-    title31_clock,
-)
+from tests.compliance.conftest import BANK, cashier, supervisor_client, title31_clock  # noqa: F401 (fixtures)
 from tests.compliance.test_report_documents import documents
-from tests.conftest import TableActors
+from tests.support.api import TableActors, cash_buy_in, new_patron, ok, open_table, redeem
+from tests.support.factories import StaffFactory
+from tests.support.gaming_day import GAMING_DAY
 
 FORMULA = '=HYPERLINK("http://x.example/","<img src=x>")'
 MARKUP = "<b>B</b> & <font color=red>R</font>"
@@ -88,7 +78,7 @@ def hostile_day(
 
 
 def compliance_client() -> Client:
-    staff = create_staff(username="compliance-markup", role="compliance", now=timezone.now())
+    staff = StaffFactory.create(username="compliance-markup", role="compliance")
     user = cast(User, staff.user)
     user.first_name = STAFF_NAME
     user.save(update_fields=["first_name"])

@@ -33,9 +33,9 @@ from casino.models import GameKind, Table
 from casino.services.provisioning import ProvisionedStaff
 from kernel.gaming_day import gaming_day_and_shift
 from tests.bonus_tie.conftest import Staff, compute
-from tests.casino.accounting.conftest import DAY_SHIFT_MORNING, Clock
-from tests.conftest import TableActors, post
 from tests.hostile.corpus import Case, cases_for
+from tests.support.api import TableActors, post
+from tests.support.gaming_day import day_shift_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -520,9 +520,7 @@ def quiet_request_log(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def fixed_clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
     """The day shift of one gaming day, so that no run straddles a shift change."""
-    settings.CASINO_TIME_ZONE = "America/Los_Angeles"
-    settings.GAMING_DAY_STARTS = "06:00"
-    monkeypatch.setattr(timezone, "now", Clock(DAY_SHIFT_MORNING))
+    day_shift_clock(monkeypatch, settings)
 
 
 @pytest.mark.parametrize("route", list(ENDPOINTS))

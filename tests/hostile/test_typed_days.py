@@ -11,12 +11,11 @@ from typing import Any, cast
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from casino.models import Pit, SoftCount, StaffProfile, TableRuleChange
-from casino.services.provisioning import ProvisionedStaff, create_staff, provision_table
+from casino.services.provisioning import ProvisionedStaff
 from casino.services.rule_changes import current_settings
 from floor.rule_changes.forms import RuleChangeForm
 from kernel.gaming_day import (
@@ -27,8 +26,9 @@ from kernel.gaming_day import (
     gaming_day_window,
     parse_gaming_day,
 )
-from tests.casino.accounting.conftest import DAY_SHIFT_MORNING, Clock
-from tests.conftest import post
+from tests.support.api import post
+from tests.support.factories import ProvisionedTableFactory, StaffFactory
+from tests.support.gaming_day import DAY_SHIFT_MORNING, Clock, day_shift_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -39,15 +39,11 @@ ABSURD_DAYS = ["0001-01-01", "9999-12-31", "1999-12-31", "2026-12-28"]
 
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
-    settings.CASINO_TIME_ZONE = "America/Los_Angeles"
-    settings.GAMING_DAY_STARTS = "06:00"
-    fake = Clock(NOW)
-    monkeypatch.setattr(timezone, "now", fake)
-    return fake
+    return day_shift_clock(monkeypatch, settings, at=NOW)
 
 
 def console_client(role: str, *, pits: tuple[Pit, ...] = ()) -> Client:
-    staff = create_staff(username=f"{role}-{len(pits)}-days", role=role, now=timezone.now())
+    staff = StaffFactory.create(username=f"{role}-{len(pits)}-days", role=role)
     StaffProfile.objects.get(user_id=staff.user.pk).pits.set(pits)
     client = Client()
     client.force_login(cast(User, staff.user))
@@ -121,7 +117,7 @@ def _request_form(table_pk: int) -> dict[str, Any]:
 def test_a_rule_change_dated_beyond_a_year_or_in_the_past_is_refused_and_the_list_still_reads(
     typed: str, message: str
 ) -> None:
-    made = provision_table(name="BJ-DAYS", decks=6, pit_name="Pit D", now=timezone.now())
+    made = ProvisionedTableFactory.create(name="BJ-DAYS", pit_name="Pit D")
     boss = console_client("pit_boss", pits=(made.table.pit,))
     data = {**_request_form(made.table.pk), "effective": "later", "effective_at_local": typed}
 
@@ -134,7 +130,7 @@ def test_a_rule_change_dated_beyond_a_year_or_in_the_past_is_refused_and_the_lis
 
 
 def test_a_rule_change_typed_for_the_current_minute_takes_effect_now() -> None:
-    made = provision_table(name="BJ-NOW", decks=6, pit_name="Pit N", now=timezone.now())
+    made = ProvisionedTableFactory.create(name="BJ-NOW", pit_name="Pit N")
     boss = console_client("pit_boss", pits=(made.table.pit,))
     typed = (NOW - dt.timedelta(minutes=1)).astimezone(casino_zone()).strftime("%Y-%m-%dT%H:%M")
     data = {**_request_form(made.table.pk), "effective": "later", "effective_at_local": typed}
@@ -151,8 +147,8 @@ def test_the_rule_change_service_refuses_a_time_more_than_a_year_ahead() -> None
     from casino.services.rule_changes import request_rule_change
     from kernel.errors import ServiceError
 
-    made = provision_table(name="BJ-SVC", decks=6, pit_name="Pit S", now=timezone.now())
-    staff = create_staff(username="boss-svc", role="pit_boss", pits=["Pit S"], now=timezone.now())
+    made = ProvisionedTableFactory.create(name="BJ-SVC", pit_name="Pit S")
+    staff = StaffFactory.create(username="boss-svc", role="pit_boss", pits=["Pit S"])
     with pytest.raises(ServiceError) as refused:
         request_rule_change(
             table_id=made.table.pk,
@@ -246,7 +242,7 @@ def test_an_api_filter_on_a_day_outside_the_window_is_a_400_problem(
 def test_a_soft_count_for_a_day_before_2000_is_refused_on_the_api_and_stores_nothing(
     make_staff: Callable[[str], tuple[ProvisionedStaff, APIClient]], day: str
 ) -> None:
-    made = provision_table(name="BJ-COUNT", decks=6, pit_name="Pit C", now=timezone.now())
+    made = ProvisionedTableFactory.create(name="BJ-COUNT", pit_name="Pit C")
     team = make_staff("count_team")[1]
     events = AuditEvent.objects.count()
 
@@ -264,7 +260,7 @@ def test_a_soft_count_for_a_day_before_2000_is_refused_on_the_api_and_stores_not
 
 @pytest.mark.parametrize("day", ["0001-01-01", "1999-12-31"])
 def test_a_soft_count_for_a_day_before_2000_is_refused_on_the_console_and_stores_nothing(day: str) -> None:
-    made = provision_table(name="BJ-SHEET", decks=6, pit_name="Pit K", now=timezone.now())
+    made = ProvisionedTableFactory.create(name="BJ-SHEET", pit_name="Pit K")
     client = console_client("count_team")
 
     answer = client.post(
@@ -282,8 +278,8 @@ def test_the_soft_count_service_refuses_a_day_before_2000_whoever_calls_it() -> 
     from kernel.errors import ServiceError
     from table_money.services.soft_counts import record_soft_count
 
-    made = provision_table(name="BJ-SERVICE", decks=6, pit_name="Pit V", now=timezone.now())
-    staff = create_staff(username="counter-svc", role="count_team", now=timezone.now())
+    made = ProvisionedTableFactory.create(name="BJ-SERVICE", pit_name="Pit V")
+    staff = StaffFactory.create(username="counter-svc", role="count_team")
     with pytest.raises(ServiceError) as refused:
         record_soft_count(
             table_id=made.table.pk,

@@ -1,18 +1,16 @@
 """The one-time key of a console money form (`kernel.forms.SubmittedOnceForm`) and its claim in
 the idempotency store (`kernel.idempotency.record_form_once`), on the real PostgreSQL."""
 
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.http import QueryDict
 from django.utils import timezone
 
 from audit.context import AuditActor
 from casino.models import ChipRedemption, LedgerTransaction
-from casino.services.provisioning import create_staff
 from kernel import idempotency
 from kernel.forms import NO_SUBMISSION_KEY, SUBMISSION_KEY_FIELD, SubmittedOnceForm, is_submission_key
 from kernel.idempotency import (
@@ -24,7 +22,8 @@ from kernel.idempotency import (
 )
 from kernel.models import IdempotencyRecord
 from table_money.services import cage
-from tests.conftest import restore_migrated_rows
+from tests.support.factories import StaffFactory, restore_migrated_rows
+from tests.support.races import advisory_lock_held
 
 SYSTEM = AuditActor(kind="system", username="tests")
 KEY = "k" * 43
@@ -62,7 +61,7 @@ def test_the_fingerprint_is_the_entries_not_their_order_token_or_key() -> None:
 @pytest.fixture
 def cashier(db: None) -> Any:
     restore_migrated_rows()
-    return create_staff(username="cashier-once", role="cage_cashier", now=timezone.now()).user
+    return StaffFactory.create(username="cashier-once", role="cage_cashier").user
 
 
 def _redeem(cashier: Any) -> ChipRedemption:
@@ -139,24 +138,9 @@ def test_the_change_runs_with_the_lock_timeout_it_had_before_the_claim(cashier: 
 @pytest.fixture
 def held_key(transactional_db: None, cashier: Any) -> Iterator[None]:
     """Another connection holds the key's lock: its first submission still running."""
-    taken, release = threading.Event(), threading.Event()
     scope = form_scope(user_id=cashier.pk, purpose="cage.redemption")
-
-    def first_submission() -> None:
-        try:
-            with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [idempotency._lock_id(scope, KEY)])
-                taken.set()
-                release.wait(30)
-        finally:
-            connection.close()
-
-    worker = threading.Thread(target=first_submission)
-    worker.start()
-    assert taken.wait(30)
-    yield
-    release.set()
-    worker.join()
+    with advisory_lock_held(idempotency._lock_id(scope, KEY)):
+        yield
 
 
 @pytest.mark.django_db(transaction=True)

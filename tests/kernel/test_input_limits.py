@@ -20,7 +20,7 @@ from casino.models import LedgerEntry, Shoe, Terminal
 from kernel.parsers import MAX_DEPTH
 from kernel.problems import bad_request, problem
 from tests.bonus_tie.conftest import LOW_PAYS, Staff, compliance, compute, pit_boss, propose, staff
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from casino.models import Casino, Pit, ShiftReport, Table, Terminal
-from casino.services.provisioning import provision_table
 from kernel.gaming_day import casino_zone, gaming_day_and_shift
+from tests.support.factories import ProvisionedTableFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +45,7 @@ def run(*args: str) -> str:
 @pytest.fixture
 def floor() -> None:
     """One casino with one pit, as an operator finds it after the first table."""
-    provision_table(name="BJ-01", decks=6, casino_name="Main casino", pit_name="Pit 1", now=timezone.now())
+    ProvisionedTableFactory.create(name="BJ-01", casino_name="Main casino", pit_name="Pit 1")
 
 
 # provision_table
@@ -113,9 +113,7 @@ def test_provision_table_refuses_bad_placement_and_rules(args: list[str], messag
 
 def test_provision_table_asks_which_casino_when_there_are_several() -> None:
     for casino in ("North casino", "South casino"):
-        provision_table(
-            name=f"{casino[:5]}-1", decks=6, casino_name=casino, pit_name="Pit 1", now=timezone.now()
-        )
+        ProvisionedTableFactory.create(name=f"{casino[:5]}-1", casino_name=casino, pit_name="Pit 1")
 
     assert refused("provision_table", "--name", "BJ-02", "--decks", "6", "--pit", "Pit 1") == (
         "Name the casino with --casino (casinos: 'North casino', 'South casino')."
@@ -188,7 +186,7 @@ def test_create_staff_refuses_a_pit_that_does_not_exist_or_a_role_without_pits(
 
 @pytest.mark.usefixtures("floor")
 def test_create_staff_refuses_a_pit_name_two_casinos_share() -> None:
-    provision_table(name="BJ-90", decks=6, casino_name="Lakeside", pit_name="Pit 1", now=timezone.now())
+    ProvisionedTableFactory.create(name="BJ-90", casino_name="Lakeside", pit_name="Pit 1")
 
     assert refused("create_staff", "--username", "dana", "--role", "pit_boss", "--pit", "Pit 1") == (
         "More than one casino has a pit named 'Pit 1': assign it in the admin site (staff profiles)."
@@ -210,7 +208,7 @@ def test_create_staff_refuses_a_username_taken() -> None:
 def recording_since_a_week_ago() -> dt.datetime:
     """A table provisioned (and audited) a week ago: the audit trail begins then."""
     week_ago = timezone.now() - dt.timedelta(days=7)
-    provision_table(name="BJ-01", decks=6, now=week_ago)
+    ProvisionedTableFactory.create(name="BJ-01", now=week_ago)
     return week_ago
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import psutil
 from django.conf import settings
 
-from tests.operators.test_run_service import still_running, wait_for
+from tests.support.processes import still_running, wait_for
 
 SCRIPT = textwrap.dedent(
     """

@@ -14,9 +14,8 @@ from django.db import connection
 from django.utils import timezone
 
 from casino.models import StaffProfile, Table
-from casino.services.provisioning import provision_table
 from kernel.gaming_day import casino_zone
-from tests.conftest import restore_migrated_rows
+from tests.support.factories import ProvisionedTableFactory, restore_migrated_rows
 
 README = Path(settings.BASE_DIR) / "README.md"
 MAKE_MANAGE = re.compile(r'make manage ARGS="([^"]*)"')
@@ -62,9 +61,8 @@ def demo_floor(transactional_db: None) -> None:
     """What the demo holds that the README's lines use, committed so that another process sees it:
     the pit 'Pit 1' and a table provisioned (and audited) during gaming day 2026-11-20."""
     restore_migrated_rows()
-    provision_table(
+    ProvisionedTableFactory.create(
         name="BJ-01",
-        decks=6,
         casino_name="Demo casino",
         pit_name="Pit 1",
         now=dt.datetime(2026, 11, 20, 8, 0, tzinfo=casino_zone()),

@@ -17,33 +17,22 @@ import urllib.error
 import urllib.request
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
 import psutil
 import pytest
 from django.conf import settings
 
 from bonus_tie.engine.paytable import DEFAULT_PAYS
+from tests.support.processes import still_running, wait_for
 
 STARTUP_SECONDS = 300  # a fresh database: initdb, every migration, the demo data
 STOP_SECONDS = 90
 STOP_TARGET_SECONDS = 45  # what one stop may take, children's grace and the database included
 SEED = 20261127  # the random moments of the stop cycles; change it to try others
-T = TypeVar("T")
-
-
-def wait_for(what: str, check: Callable[[], T | None], *, timeout: float) -> T:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.1)
-    pytest.fail(f"timed out after {timeout} s waiting for {what}")
 
 
 def command_line(process: psutil.Process) -> str:
@@ -59,14 +48,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-def still_running(process: psutil.Process) -> bool:
-    """Running, as opposed to gone or exited and waiting to be reaped (a zombie holds nothing)."""
-    try:
-        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
 
 
 @dataclass

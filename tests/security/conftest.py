@@ -5,9 +5,9 @@ from collections.abc import Callable
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
-from casino.services.provisioning import ProvisionedStaff, create_staff
+from casino.services.provisioning import ProvisionedStaff
+from tests.support.factories import StaffFactory
 
 _names = itertools.count(1)
 PASSWORD = "right-horse-battery-2026"
@@ -16,8 +16,8 @@ PASSWORD = "right-horse-battery-2026"
 @pytest.fixture
 def staff_member(db: None) -> Callable[..., ProvisionedStaff]:
     def make(role: str = "pit_boss", *, username: str | None = None) -> ProvisionedStaff:
-        return create_staff(
-            username=username or f"{role}-{next(_names)}", role=role, password=PASSWORD, now=timezone.now()
+        return StaffFactory.create(
+            username=username or f"{role}-{next(_names)}", role=role, password=PASSWORD
         )
 
     return make

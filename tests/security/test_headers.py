@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
 from casino.services.provisioning import ProvisionedStaff
-from tests.conftest import TableActors, client_with_token
 from tests.security.conftest import PASSWORD, sign_in, signed_in
+from tests.support.api import TableActors, client_with_token
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 TLS = {"X-Forwarded-Proto": "https"}
@@ -267,7 +267,7 @@ def test_the_schema_and_docs_refuse_anonymous_callers_and_terminals_with_a_probl
     anonymous = Client().get(path)
     terminal = table.terminal.get(path)
     no_role = Client()
-    no_role.force_login(User.objects.create_user("plain", password="x-x-x-x-1"))
+    no_role.force_login(UserFactory.create(username="plain"))
 
     assert anonymous.status_code == 401
     assert anonymous["Content-Type"].startswith(PROBLEM)

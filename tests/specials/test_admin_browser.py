@@ -6,24 +6,23 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from django.utils import timezone
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from casino.models import GameKind
-from casino.services.provisioning import create_staff, provision_table
 from kernel.gaming_day import casino_zone
 from specials.models import Match
-from tests.conftest import TableActors, client_with_token, post, restore_migrated_rows
-from tests.specials.api.test_match_flow import API, act, card, start
+from tests.support.api import TableActors, client_with_token, post
 from tests.support.console import admin_log_in
+from tests.support.factories import ProvisionedTableFactory, StaffFactory, restore_migrated_rows
+from tests.support.specials import API, act, card, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def played_round() -> tuple[int, int]:
     restore_migrated_rows()
-    made = provision_table(name="SP-ADMIN", decks=6, game=GameKind.SPECIAL_POINTS, now=timezone.now())
+    made = ProvisionedTableFactory.create(name="SP-ADMIN", game=GameKind.SPECIAL_POINTS)
     actors = TableActors(provisioned=made, terminal=client_with_token(made.terminal_token))
     actors.sign_in()
     assert post(actors.terminal, "/api/v1/shoes/", {"mode": "reported"}).status_code == 201
@@ -43,7 +42,7 @@ def played_round() -> tuple[int, int]:
 
 def test_the_admin_reads_a_match_and_its_round(chromium: WebDriver, live_server: Any) -> None:
     match_id, round_id = played_round()
-    create_staff(username="configurer", role="admin", password="admin-pass-2026", now=timezone.now())
+    StaffFactory.create(username="configurer", role="admin", password="admin-pass-2026")
     reader = admin_log_in(chromium, live_server.url, "configurer", "admin-pass-2026")
 
     reader.open(f"/admin/specials/match/{match_id}/change/")

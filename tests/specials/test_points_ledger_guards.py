@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from casino.models import GameKind, Shoe, ShoeMode
 from specials.models import Match, MatchPlayer, PointsEntry, SpecialCard, SpecialsRound, SpecialsRoundEvent
-from tests.conftest import TableActors
+from tests.support.api import TableActors
 
 pytestmark = pytest.mark.django_db
 

@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from casino.models import Pit, StaffProfile
-from casino.services.provisioning import create_staff
 from tests.support.browser import GuardedChrome, chromium_driver
 from tests.support.console import Console, sign_in
+from tests.support.factories import StaffFactory
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -91,7 +90,7 @@ def console(chromium: GuardedChrome, live_server: Any) -> Callable[..., Console]
     def make(role: str, *, pits: tuple[Pit, ...] = ()) -> Console:
         username = f"{role}-{next(counter)}"
         password = f"{role}-pass-2026"
-        staff = create_staff(username=username, role=role, password=password, now=timezone.now())
+        staff = StaffFactory.create(username=username, role=role, password=password)
         StaffProfile.objects.get(user_id=staff.user.pk).pits.set(pits)
         return sign_in(chromium, live_server.url, username, password)
 

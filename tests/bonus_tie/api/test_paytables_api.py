@@ -10,7 +10,7 @@ from audit.models import AuditEvent
 from bonus_tie.models import PaytableStatus, PaytableVersion
 from casino.models import StaffProfile
 from tests.bonus_tie.conftest import DEFAULT, LOW_PAYS, Staff, compute, events, state_of_paytables
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.bonus_tie.api.urls")]
 

@@ -15,8 +15,7 @@ from audit.context import AuditActor
 from casino.models import ChipSlip, LedgerTransaction, MovementKind
 from casino.services.provisioning import ProvisionedStaff
 from reports import services as reports
-from tests.casino.accounting.conftest import buy_in, close_table, ok, open_table, request_slip
-from tests.conftest import TableActors
+from tests.support.api import TableActors, buy_in, close_table, ok, open_table, request_slip
 
 pytestmark = pytest.mark.django_db
 

@@ -22,16 +22,8 @@ from rest_framework.test import APIClient
 from casino.models import ShiftReport
 from reports.services import _lock_shift
 from reports.tasks import produce_shift_reports, regenerate_shift_report
-from tests.casino.accounting.conftest import (
-    buy_in,
-    close_table,
-    ok,
-    open_table,
-    play_round,
-    request_slip,
-    wager,
-)
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, request_slip
+from tests.support.rounds import play_round, wager
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

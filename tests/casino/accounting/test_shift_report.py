@@ -5,36 +5,27 @@ import csv
 import datetime as dt
 import io
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
-from audit.context import AuditActor
 from casino.ledger import balance_cents
 from casino.models import Account, AccountKind, LedgerEntry, MovementKind, ShiftReport, ShiftReportLine
 from reports import services as reports
-from tests.casino.accounting.conftest import (
+from tests.support.api import TableActors, buy_in, ok, open_table, post, problem
+from tests.support.gaming_day import (
     CASINO_ZONE,
+    GAMING_DAY,
+    REPORTS,
+    SYSTEM,
     Clock,
-    buy_in,
-    close_table,
-    ok,
-    open_table,
-    play_round,
-    problem,
-    request_slip,
-    wager,
+    play_the_day_shift,
+    produce,
 )
-from tests.compliance.counted_drop_support import price_paytable
-from tests.conftest import TableActors, post
+from tests.support.rounds import wager
 
 pytestmark = pytest.mark.django_db
-
-GAMING_DAY = dt.date(2026, 11, 20)
-SYSTEM = AuditActor(kind="system", username="test")
-REPORTS = "/api/v1/reports/shifts/"
 
 
 @pytest.fixture(autouse=True)
@@ -42,99 +33,6 @@ def _counted_once_a_day(settings: Any) -> None:
     """These shifts' figures rest on the estimated drop: the casino counts its drop boxes once a
     day, so a shift report needs no soft count (counted drop: tests/compliance)."""
     settings.CASINO_SOFT_COUNT_PER = "day"
-
-
-OPENER = {"100000": 4, "10000": 40, "2500": 80, "500": 200}  # 1,100,000 cents
-CLOSER = {"100000": 9, "50000": 1, "10000": 2, "2500": 2, "500": 1}  # 975,500 cents
-
-
-@dataclass
-class PlayedShift:
-    main: TableActors
-    side: TableActors
-    requester: APIClient
-    approver: APIClient
-    fill_id: int
-
-
-def play_the_day_shift(
-    make_table: Callable[..., TableActors], supervisors: tuple[APIClient, APIClient]
-) -> PlayedShift:
-    requester, approver = supervisors
-    main = make_table("BJ-01", pit_name="Main pit")
-    side = make_table("BJ-02", pit_name="High limit")
-    # Theo is priced from the report of the paytable each round used: give v1 one.
-    price_paytable(version=1, table=main.table)
-
-    # Opener, signed by the dealer signed in at the terminal and the supervisor.
-    ok(open_table(requester, main, OPENER), 201)
-    # Buy-ins: 50,000 cash, 100,000 marker, 20,000 cash = drop 170,000 (markers 100,000).
-    ok(buy_in(main, 1, 50_000), 201)
-    ok(buy_in(main, 2, 100_000, method="marker", player="P-17"), 201)
-    ok(buy_in(main, 3, 20_000), 201)
-
-    ok(post(main.terminal, "/api/v1/shoes/", {"mode": "reported"}), 201)
-    # R1: tie on 18: primary 10,000 pushes, T18 200 wins 45 to 1: house net -9,000.
-    r1 = play_round(
-        main,
-        [{"seat": 2, "wagers": [wager("primary", 10_000), wager("T18", 200)]}],
-        ["TS", "9H", "8C", "9D"],
-        [{"seat": 2, "hand": 0, "action": "stand"}],
-    )
-    assert r1["settlement"]["house_net_cents"] == -9_000
-    # R2: 1,000 doubled to 2,000, 21 against a dealer bust: house net -2,000.
-    r2 = play_round(
-        main,
-        [{"seat": 1, "wagers": [wager("primary", 1_000)]}],
-        ["5S", "9H", "6C", "7D"],
-        [{"seat": 1, "hand": 0, "action": "double"}],
-        ["TC", "TH"],
-    )
-    assert r2["settlement"]["house_net_cents"] == -2_000
-    # R3: 17 against 19: primary 5,000, LS 1,000 and RS 500 all lose: house net +6,500.
-    r3 = play_round(
-        main,
-        [{"seat": 3, "wagers": [wager("primary", 5_000), wager("LS", 1_000), wager("RS", 500)]}],
-        ["TS", "9H", "7C", "TD"],
-        [{"seat": 3, "hand": 0, "action": "stand"}],
-    )
-    assert r3["settlement"]["house_net_cents"] == 6_500
-    # R4: opened and voided: every wager back, nothing won or lost.
-    r4 = ok(
-        post(main.terminal, "/api/v1/rounds/", {"seats": [{"seat": 1, "wagers": [wager("primary", 1_000)]}]}),
-        201,
-    )
-    ok(post(requester, f"/api/v1/rounds/{r4['id']}/void/", {"reason": "misdeal"}))
-
-    # Fill #1, 200,000, requested by the terminal, approved by a supervisor.
-    fill = ok(request_slip(main.terminal, "fill", {"10000": 20}), 201)
-    ok(post(approver, f"/api/v1/fills/{fill['id']}/approve/"))
-    # Fill #2, 50,000, approved and then voided in the same shift: nets to nothing.
-    fill2 = ok(request_slip(main.terminal, "fill", {"2500": 20}), 201)
-    ok(post(approver, f"/api/v1/fills/{fill2['id']}/approve/"))
-    ok(post(approver, f"/api/v1/fills/{fill2['id']}/void/", {"reason": "wrong table"}))
-    # Fill #3 voided while pending: nothing ever moved.
-    fill3 = ok(request_slip(main.terminal, "fill", {"500": 10}), 201)
-    ok(post(requester, f"/api/v1/fills/{fill3['id']}/void/", {"reason": "not needed"}))
-    # Credit #1, 150,000, requested by one supervisor and approved by the other.
-    credit = ok(request_slip(requester, "credit", {"50000": 3}, table=main.table.pk), 201)
-    ok(post(approver, f"/api/v1/credits/{credit['id']}/approve/"))
-
-    # Closer: 1,100,000 - 170,000 - 4,500 + 200,000 - 150,000 = 975,500 (as the ledger expects).
-    ok(close_table(requester, main, CLOSER), 201)
-
-    # The side table: 500,000 opener, a 30,000 buy-in, no rounds, a closer 500 short.
-    ok(open_table(approver, side, {"100000": 5}), 201)
-    ok(buy_in(side, 4, 30_000), 201)
-    ok(close_table(approver, side, {"100000": 4, "10000": 6, "2500": 3, "500": 4}), 201)
-    return PlayedShift(main=main, side=side, requester=requester, approver=approver, fill_id=fill["id"])
-
-
-def produce() -> dict[int, ShiftReport]:
-    rows = reports.produce_shift_reports(
-        gaming_day=GAMING_DAY, shift="day", actor=SYSTEM, now=dt.datetime.now(dt.UTC)
-    )
-    return {row.table_id: ShiftReport.objects.get(pk=row.pk) for row in rows}
 
 
 def lines_of(report: ShiftReport) -> dict[str, tuple[int, int, int, int]]:

@@ -1,19 +1,17 @@
 """Fill and credit slips are numbered in one continuous series per kind: no gaps, no repeats,
 even when a request fails half way or many arrive at once."""
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
 from casino.ledger_checks import find_violations
 from casino.models import ChipSlip, SlipCounter
 from table_money.services import accounting
-from tests.casino.accounting.conftest import ok, open_table, request_slip
-from tests.conftest import TableActors, client_with_token
+from tests.support.api import TableActors, client_with_token, ok, open_table, request_slip
+from tests.support.races import race
 
 BANK = {"100000": 5}
 
@@ -74,21 +72,7 @@ def test_concurrent_requests_at_many_tables_get_consecutive_numbers(
     for actors in tables:
         ok(open_table(supervisor, actors, BANK), 201)
     clients = [client_with_token(actors.provisioned.terminal_token) for actors in tables]
-    barrier = threading.Barrier(len(tables))
-    statuses: list[int] = [0] * len(tables)
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            statuses[i] = request_slip(clients[i], "fill", {"500": i + 1}).status_code
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(tables))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    statuses = race(lambda i: request_slip(clients[i], "fill", {"500": i + 1}).status_code, len(tables))
 
     assert statuses == [201] * len(tables)
     assert sorted(ChipSlip.objects.values_list("number", flat=True)) == list(range(1, len(tables) + 1))

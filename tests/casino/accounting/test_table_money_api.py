@@ -21,17 +21,8 @@ from casino.models import (
     SlipVoid,
     TableInventory,
 )
-from tests.casino.accounting.conftest import (
-    CASINO_ZONE,
-    Clock,
-    buy_in,
-    close_table,
-    ok,
-    open_table,
-    problem,
-    request_slip,
-)
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, problem, request_slip
+from tests.support.gaming_day import CASINO_ZONE, Clock
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 from casino.models import ShiftReport
 from reports import tasks
 from reports.services import last_finished_shift
-from tests.casino.accounting.conftest import CASINO_ZONE, Clock, buy_in, close_table, ok, open_table
-from tests.conftest import TableActors
+from tests.support.api import TableActors, buy_in, close_table, ok, open_table
+from tests.support.gaming_day import CASINO_ZONE, Clock
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,9 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from audit.context import AuditActor
 from casino.models import StaffProfile, TableLimit, TableRuleChange
-from casino.services.provisioning import create_staff, provision_table
 from casino.services.rule_changes import approve_rule_change
 from tests.support.console import Console, admin_log_in, sign_in
+from tests.support.factories import ProvisionedTableFactory, StaffFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,10 +21,10 @@ def test_the_admin_shows_a_tables_limits_read_only_and_they_change_through_the_c
     chromium: WebDriver, live_server: Any
 ) -> None:
     """An existing table's limits and house rules change only with maker-checker (floor console)."""
-    made = provision_table(name="BJ-ADMIN", decks=6, now=timezone.now())
-    create_staff(username="configurer", role="admin", password="admin-pass-2026", now=timezone.now())
-    boss = create_staff(username="boss", role="pit_boss", password="boss-pass-2026", now=timezone.now())
-    other = create_staff(username="other-boss", role="pit_boss", now=timezone.now())
+    made = ProvisionedTableFactory.create(name="BJ-ADMIN")
+    StaffFactory.create(username="configurer", role="admin", password="admin-pass-2026")
+    boss = StaffFactory.create(username="boss", role="pit_boss", password="boss-pass-2026")
+    other = StaffFactory.create(username="other-boss", role="pit_boss")
     StaffProfile.objects.get(user_id=boss.user.pk).pits.set([made.table.pit])
     admin = admin_log_in(chromium, live_server.url, "configurer", "admin-pass-2026")
 
@@ -56,11 +56,9 @@ def test_the_admin_shows_a_tables_limits_read_only_and_they_change_through_the_c
 def test_a_pit_boss_signed_in_on_the_console_is_refused_the_admins_table_page(
     chromium: WebDriver, live_server: Any
 ) -> None:
-    made = provision_table(name="BJ-THEIRS", decks=6, pit_name="Pit 1", now=timezone.now())
-    provision_table(name="BJ-MINE", decks=6, pit_name="Pit B", now=timezone.now())
-    create_staff(
-        username="boss-b", role="pit_boss", password="boss-b-pass-2026", pits=["Pit B"], now=timezone.now()
-    )
+    made = ProvisionedTableFactory.create(name="BJ-THEIRS", pit_name="Pit 1")
+    ProvisionedTableFactory.create(name="BJ-MINE", pit_name="Pit B")
+    StaffFactory.create(username="boss-b", role="pit_boss", password="boss-b-pass-2026", pits=["Pit B"])
     boss = sign_in(chromium, live_server.url, "boss-b", "boss-b-pass-2026")
 
     boss.open(f"/admin/casino/table/{made.table.pk}/change/")
@@ -76,7 +74,7 @@ def test_a_pit_boss_signed_in_on_the_console_is_refused_the_admins_table_page(
 
 
 def test_a_pit_boss_cannot_sign_in_at_the_admin_site(chromium: WebDriver, live_server: Any) -> None:
-    create_staff(username="boss-c", role="pit_boss", password="boss-c-pass-2026", now=timezone.now())
+    StaffFactory.create(username="boss-c", role="pit_boss", password="boss-c-pass-2026")
     chromium.delete_all_cookies()
     page = Console(browser=chromium, base_url=live_server.url, username="boss-c")
     page.open("/admin/login/")
@@ -93,8 +91,8 @@ def test_a_pit_boss_cannot_sign_in_at_the_admin_site(chromium: WebDriver, live_s
 def test_compliance_opens_no_table_in_the_admin_but_reads_the_audit_trail(
     chromium: WebDriver, live_server: Any
 ) -> None:
-    made = provision_table(name="BJ-READ", decks=8, now=timezone.now())
-    create_staff(username="auditor", role="compliance", password="auditor-pass-2026", now=timezone.now())
+    made = ProvisionedTableFactory.create(name="BJ-READ", decks=8)
+    StaffFactory.create(username="auditor", role="compliance", password="auditor-pass-2026")
     auditor = admin_log_in(chromium, live_server.url, "auditor", "auditor-pass-2026")
 
     auditor.open(f"/admin/casino/table/{made.table.pk}/change/")

@@ -12,13 +12,13 @@ import pytest
 from django.apps import apps
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone
 
 from blackjack.models import Round
 from casino.models import Casino, ChipSlip, LedgerTransaction, Pit, StaffProfile, Table
-from casino.services.provisioning import ProvisionedStaff, create_staff
-from tests.casino.accounting.conftest import ok, open_table, play_round, request_slip, wager
-from tests.conftest import TableActors, post
+from casino.services.provisioning import ProvisionedStaff
+from tests.support.api import TableActors, ok, open_table, post, request_slip
+from tests.support.factories import StaffFactory, UserFactory
+from tests.support.rounds import play_round, wager
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +78,7 @@ def floor(make_table: Callable[..., TableActors], make_staff: Callable[[str], An
     ok(open_table(supervisor, a, {"100000": 2}), 201)
     fill = ok(request_slip(a.terminal, "fill", {"10000": 2}), 201)
     ok(post(supervisor, f"/api/v1/fills/{fill['id']}/approve/"))
-    other = create_staff(username="someone-else", role="pit_boss", pits=["Pit 1"], now=timezone.now())
+    other = StaffFactory.create(username="someone-else", role="pit_boss", pits=["Pit 1"])
     return Floor(
         a=a,
         b=b,
@@ -93,7 +93,7 @@ def floor(make_table: Callable[..., TableActors], make_staff: Callable[[str], An
 
 def signed_in(role: str, *, by_hand: bool = False, pit: str = "Pit B") -> tuple[Client, ProvisionedStaff]:
     pits = [pit] if role in PIT_ROLES else []
-    staff = create_staff(username=f"{role}-signed-in", role=role, pits=pits, now=timezone.now())
+    staff = StaffFactory.create(username=f"{role}-signed-in", role=role, pits=pits)
     if by_hand:  # someone flags the user staff of the admin site, as create_staff used to
         User.objects.filter(pk=staff.user.pk).update(is_staff=True)
     client = Client()
@@ -128,7 +128,7 @@ def test_create_staff_makes_only_the_admin_and_compliance_staff_of_the_admin_sit
 ) -> None:
     pits = ["Pit B"] if role in PIT_ROLES else []
     Pit.objects.get_or_create(casino_id=_casino_id(), name="Pit B")
-    staff = create_staff(username=f"new-{role}", role=role, pits=pits, now=timezone.now())
+    staff = StaffFactory.create(username=f"new-{role}", role=role, pits=pits)
 
     user = User.objects.get(pk=staff.user.pk)
     assert (user.is_staff, user.is_superuser) == (is_staff, role == "admin")
@@ -142,11 +142,10 @@ def test_the_migration_clears_is_staff_of_every_role_but_the_admin_and_complianc
     migration = importlib.import_module("casino.migrations.0015_admin_site_staff")
     Pit.objects.get_or_create(casino_id=_casino_id(), name="Pit B")
     made = {
-        role: create_staff(username=f"old-{role}", role=role, pits=["Pit B"] if role in PIT_ROLES else [],
-                           now=timezone.now()).user.pk
+        role: StaffFactory.create(username=f"old-{role}", role=role, pits=["Pit B"] if role in PIT_ROLES else []).user.pk
         for role in (*FLOOR_ROLES, "compliance", "admin")
     }  # fmt: skip
-    unprofiled = User.objects.create_user(username="no-profile", password="x-2026-pass", is_staff=True)
+    unprofiled = UserFactory.create(username="no-profile", is_staff=True)
     User.objects.update(is_staff=True)  # as create_staff left every staff user before
 
     migration.clear_is_staff(apps, None)

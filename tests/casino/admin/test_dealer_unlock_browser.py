@@ -5,22 +5,22 @@ API, `POST /api/v1/dealers/{id}/unlock/`: the admin site admits no floor role.)"
 from typing import Any
 
 import pytest
-from django.utils import timezone
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from audit.models import AuditEvent
 from casino.models import Dealer
-from casino.services.provisioning import ProvisionedTable, create_staff, provision_table
-from tests.conftest import client_with_token, post, restore_migrated_rows
+from casino.services.provisioning import ProvisionedTable
+from tests.support.api import client_with_token, post
 from tests.support.console import admin_log_in
+from tests.support.factories import ProvisionedTableFactory, StaffFactory, restore_migrated_rows
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def locked_dealer(name: str) -> ProvisionedTable:
     restore_migrated_rows()
-    made = provision_table(name=name, decks=6, now=timezone.now())
+    made = ProvisionedTableFactory.create(name=name)
     terminal = client_with_token(made.terminal_token)
     for _ in range(5):
         post(terminal, "/api/v1/terminal/sign-in/", {"badge": made.dealer.badge, "pin": "wrong-pin"})
@@ -30,7 +30,7 @@ def locked_dealer(name: str) -> ProvisionedTable:
 
 def test_the_admin_unlocks_a_locked_dealer(chromium: WebDriver, live_server: Any) -> None:
     made = locked_dealer("BJ-LOCK")
-    create_staff(username="configurer", role="admin", password="admin-pass-2026", now=timezone.now())
+    StaffFactory.create(username="configurer", role="admin", password="admin-pass-2026")
     page = admin_log_in(chromium, live_server.url, "configurer", "admin-pass-2026")
 
     page.open(f"/admin/casino/dealer/?q={made.dealer.badge}")
@@ -52,7 +52,7 @@ def test_the_admin_unlocks_a_locked_dealer(chromium: WebDriver, live_server: Any
 
 def test_compliance_is_refused_the_dealers(chromium: WebDriver, live_server: Any) -> None:
     made = locked_dealer("BJ-LOCK2")
-    create_staff(username="reader", role="compliance", password="reader-pass-2026", now=timezone.now())
+    StaffFactory.create(username="reader", role="compliance", password="reader-pass-2026")
     page = admin_log_in(chromium, live_server.url, "reader", "reader-pass-2026")
 
     page.open(f"/admin/casino/dealer/?q={made.dealer.badge}")

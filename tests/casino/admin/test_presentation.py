@@ -41,16 +41,8 @@ from kernel.forms import DollarsField
 from kernel.gaming_day import casino_zone, gaming_day_and_shift
 from reports import services as reports
 from specials.models import Match, SpecialsRound
-from tests.casino.accounting.conftest import (
-    buy_in,
-    close_table,
-    ok,
-    open_table,
-    play_round,
-    request_slip,
-    wager,
-)
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, request_slip
+from tests.support.rounds import play_round, wager
 
 PRESENTED_APPS = ("casino", "bonus_tie", "specials", "audit", "history")
 

@@ -7,14 +7,13 @@ import base64
 from typing import Any
 
 import pytest
-from django.utils import timezone
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from casino.services.provisioning import create_staff, provision_table
-from tests.casino.accounting.conftest import ok, open_table, play_round, request_slip, wager
-from tests.conftest import TableActors, client_with_token, post, restore_migrated_rows
+from tests.support.api import TableActors, client_with_token, ok, open_table, post, request_slip
 from tests.support.console import SCREENSHOTS, admin_log_in
+from tests.support.factories import ProvisionedTableFactory, StaffFactory, restore_migrated_rows
+from tests.support.rounds import play_round, wager
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,10 +34,10 @@ def test_the_admin_reads_the_admin_site_in_dollars_local_time_and_proper_names(
     live_server: Any,
 ) -> None:
     restore_migrated_rows()
-    made = provision_table(name="BJ-SHOW", decks=6, now=timezone.now())
+    made = ProvisionedTableFactory.create(name="BJ-SHOW")
     actors = TableActors(provisioned=made, terminal=client_with_token(made.terminal_token))
     actors.sign_in()
-    supervisor = create_staff(username="floor-show", role="floor_supervisor", now=timezone.now())
+    supervisor = StaffFactory.create(username="floor-show", role="floor_supervisor")
     ok(open_table(client_with_token(supervisor.token), actors, {"100000": 2}), 201)
     fill = ok(request_slip(actors.terminal, "fill", {"10000": 2, "2500": 4}), 201)
     ok(post(actors.terminal, "/api/v1/shoes/", {"mode": "reported"}), 201)
@@ -48,7 +47,7 @@ def test_the_admin_reads_the_admin_site_in_dollars_local_time_and_proper_names(
         ["TS", "9H", "8C", "9D"],
         [{"seat": 2, "hand": 0, "action": "stand"}],
     )
-    create_staff(username="admin-show", role="admin", password="admin-show-2026", now=timezone.now())
+    StaffFactory.create(username="admin-show", role="admin", password="admin-show-2026")
     admin = admin_log_in(chromium, live_server.url, "admin-show", "admin-show-2026")
 
     admin.open("/admin/")

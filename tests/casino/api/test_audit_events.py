@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from audit.services import verify_chain
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from casino.models import Dealer, Terminal
-from tests.casino.api.test_races import race
-from tests.conftest import TableActors, client_with_token, post
+from tests.support.api import TableActors, client_with_token, post
+from tests.support.races import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

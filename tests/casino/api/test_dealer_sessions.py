@@ -17,7 +17,7 @@ from casino.models import Dealer, Table, Terminal
 from casino.services.provisioning import ProvisionedStaff
 from kernel.keys import hash_pin
 from kernel.models import IdempotencyRecord
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
 
 SIGN_IN = "/api/v1/terminal/sign-in/"
 SHOES = "/api/v1/shoes/"

@@ -10,7 +10,7 @@ from blackjack.models import Round
 from casino.models import LedgerTransaction
 from kernel.idempotency import _lock_id
 from kernel.models import IdempotencyRecord
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
 
 ROUNDS = "/api/v1/rounds/"
 OPEN = {"seats": [{"seat": 1, "wagers": [{"kind": "primary", "amount_cents": 1_000}]}]}

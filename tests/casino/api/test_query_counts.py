@@ -15,8 +15,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.casino.api.test_rounds import ROUNDS, open_shoe
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
+from tests.support.rounds import ROUNDS, open_shoe
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

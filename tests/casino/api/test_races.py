@@ -3,45 +3,23 @@
 Each thread has its own client and database connection; a barrier releases them together.
 """
 
-import threading
 import uuid
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from blackjack import services as rounds
 from blackjack.locks import LockedForNewRound
 from blackjack.models import Round, RoundEvent, Settlement
 from casino.ledger_checks import find_violations
 from casino.models import LedgerTransaction
-from tests.conftest import TableActors, client_with_token, post
+from tests.support.api import TableActors, client_with_token, post
+from tests.support.races import THREADS, race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-THREADS = 8
 ROUNDS = "/api/v1/rounds/"
-
-
-def race(call: Callable[[int], Any], threads: int = THREADS) -> list[Any]:
-    barrier = threading.Barrier(threads)
-    results: list[Any] = [None] * threads
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = call(i)
-        finally:
-            connection.close()
-
-    workers = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    return results
 
 
 def ready_round(table: TableActors) -> dict[str, Any]:

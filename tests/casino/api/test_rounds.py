@@ -8,42 +8,10 @@ from rest_framework.test import APIClient
 from blackjack.models import Round, RoundEvent, Wager
 from casino.ledger import balance_cents
 from casino.models import AccountKind, LedgerEntry, Shoe
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
+from tests.support.rounds import ROUNDS, act, deal, open_round, open_shoe, primary
 
 pytestmark = pytest.mark.django_db
-
-ROUNDS = "/api/v1/rounds/"
-
-
-def open_shoe(actors: TableActors, mode: str = "reported", **body: Any) -> dict[str, Any]:
-    response = post(actors.terminal, "/api/v1/shoes/", {"mode": mode, **body})
-    assert response.status_code == 201, response.json()
-    return dict(response.json())
-
-
-def open_round(actors: TableActors, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    response = post(actors.terminal, ROUNDS, {"seats": seats})
-    assert response.status_code == 201, response.json()
-    return dict(response.json())
-
-
-def deal(client: APIClient, round_id: int, cards: list[str]) -> dict[str, Any]:
-    body: dict[str, Any] = {}
-    for card in cards:
-        response = post(client, f"{ROUNDS}{round_id}/cards/", {"card": card})
-        assert response.status_code == 200, (card, response.json())
-        body = response.json()
-    return body
-
-
-def act(client: APIClient, round_id: int, **body: Any) -> dict[str, Any]:
-    response = post(client, f"{ROUNDS}{round_id}/actions/", body)
-    assert response.status_code == 200, response.json()
-    return dict(response.json())
-
-
-def primary(cents: int) -> dict[str, Any]:
-    return {"kind": "primary", "amount_cents": cents}
 
 
 def snapshot_counts() -> tuple[int, ...]:

@@ -13,7 +13,6 @@ from rest_framework.test import APIClient
 
 from casino.services.provisioning import ProvisionedStaff
 from config.wsgi import application
-from tests.conftest import TableActors, post
 from tests.schema.fuzzing import (
     FUZZ_SETTINGS,
     Refusals,
@@ -22,6 +21,7 @@ from tests.schema.fuzzing import (
     connection_kept,
     with_fresh_key,
 )
+from tests.support.api import TableActors, post
 
 schema = api_schema(application).exclude(path_regex="^/api/v1/paytables/")
 

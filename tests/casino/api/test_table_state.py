@@ -12,18 +12,9 @@ from rest_framework.test import APIClient
 
 from blackjack.models import Round, RoundEvent, Wager
 from casino.models import BuyIn, ChipSlip, LedgerEntry, Shoe, Table
-from tests.casino.accounting.conftest import (
-    DAY_SHIFT_MORNING,
-    Clock,
-    buy_in,
-    close_table,
-    ok,
-    open_table,
-    problem,
-    request_slip,
-)
-from tests.casino.api.test_rounds import ROUNDS, deal, open_round, open_shoe, primary
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, problem, request_slip
+from tests.support.gaming_day import Clock, day_shift_clock
+from tests.support.rounds import ROUNDS, deal, open_round, open_shoe, primary
 
 pytestmark = pytest.mark.django_db
 
@@ -33,13 +24,7 @@ ONE_SEAT = [{"seat": 1, "player": None, "wagers": [primary(1_000)]}]
 
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
-    from django.utils import timezone
-
-    settings.CASINO_TIME_ZONE = "America/Los_Angeles"
-    settings.GAMING_DAY_STARTS = "06:00"
-    fake = Clock(DAY_SHIFT_MORNING)
-    monkeypatch.setattr(timezone, "now", fake)
-    return fake
+    return day_shift_clock(monkeypatch, settings)
 
 
 def rows() -> tuple[int, ...]:

@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from casino.models import Shoe, Terminal
-from tests.conftest import TableActors, client_with_token, post
+from tests.support.api import TableActors, client_with_token, post
 
 pytestmark = pytest.mark.django_db
 

@@ -29,8 +29,8 @@ from casino.services.rule_changes import (
 )
 from kernel.errors import ConflictError, ForbiddenError, ServiceError
 from kernel.gaming_day import gaming_day_and_shift
-from tests.casino.api.test_rounds import ROUNDS, deal, open_round, open_shoe, primary
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
+from tests.support.rounds import ROUNDS, deal, open_round, open_shoe, primary
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ from typing import Any
 import pytest
 
 from casino.models import GameKind
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
 
 
 @pytest.fixture

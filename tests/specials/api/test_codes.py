@@ -12,8 +12,8 @@ from casino.models import Shoe, Table, Terminal
 from kernel.errors import ConflictError
 from specials import services
 from specials.models import Match, PointsEntry, SpecialsRound, SpecialsRoundEvent
-from tests.conftest import TableActors, post
-from tests.specials.api.test_match_flow import API, act, card, start
+from tests.support.api import TableActors, post
+from tests.support.specials import API, act, card, start
 
 pytestmark = pytest.mark.django_db
 

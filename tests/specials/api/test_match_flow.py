@@ -9,37 +9,10 @@ from django.utils import timezone
 from audit.exports import export_gaming_day
 from casino.models import Shoe
 from kernel.gaming_day import gaming_day_and_shift
-from tests.conftest import TableActors, post
+from tests.support.api import TableActors, post
+from tests.support.specials import API, act, card, start
 
 pytestmark = pytest.mark.django_db
-
-API = "/api/v1/specials"
-
-
-def start(actors: TableActors, **body: Any) -> dict[str, Any]:
-    body.setdefault(
-        "players",
-        [{"seat": 1, "player": "Ana", "special": "SWAP"}, {"seat": 2, "player": None, "special": "PLUS_ONE"}],
-    )
-    response = post(actors.terminal, f"{API}/matches/", body)
-    assert response.status_code == 201, response.json()
-    return response.json()
-
-
-def card(actors: TableActors, round_: dict[str, Any], text: str) -> dict[str, Any]:
-    response = post(
-        actors.terminal, f"{API}/rounds/{round_['id']}/cards/", {"card": text, "expected_seq": round_["seq"]}
-    )
-    assert response.status_code == 200, response.json()
-    return response.json()
-
-
-def act(actors: TableActors, round_: dict[str, Any], **body: Any) -> dict[str, Any]:
-    response = post(
-        actors.terminal, f"{API}/rounds/{round_['id']}/actions/", {**body, "expected_seq": round_["seq"]}
-    )
-    assert response.status_code == 200, response.json()
-    return response.json()
 
 
 def test_a_round_dealt_played_and_scored(specials_table: TableActors) -> None:

@@ -8,10 +8,9 @@ from rest_framework.test import APIClient
 
 from casino.games import games, play_in_progress
 from casino.models import GameKind, Shoe, TableInventory
-from tests.casino.accounting.conftest import close_table, ok, open_table, problem
-from tests.casino.api.test_rounds import open_round, open_shoe, primary
-from tests.conftest import TableActors, post
-from tests.specials.api.test_match_flow import API, start
+from tests.support.api import TableActors, close_table, ok, open_table, post, problem
+from tests.support.rounds import open_round, open_shoe, primary
+from tests.support.specials import API, start
 
 pytestmark = pytest.mark.django_db
 

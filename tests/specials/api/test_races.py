@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from specials.models import PointsEntry, SpecialsRoundEvent
-from tests.casino.api.test_races import race
-from tests.conftest import TableActors, client_with_token, post
-from tests.specials.api.test_match_flow import API, card, start
+from tests.support.api import TableActors, client_with_token, post
+from tests.support.races import race
+from tests.support.specials import API, card, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

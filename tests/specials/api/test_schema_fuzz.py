@@ -8,7 +8,6 @@ import pytest
 import schemathesis
 
 from config.wsgi import application
-from tests.conftest import TableActors, post
 from tests.schema.fuzzing import (
     FUZZ_SETTINGS,
     Refusals,
@@ -17,6 +16,7 @@ from tests.schema.fuzzing import (
     connection_kept,
     with_fresh_key,
 )
+from tests.support.api import TableActors, post
 
 schema = api_schema(application).include(path_regex="^/api/v1/specials/")
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from casino.engine.cards import ALL_CARDS
-from tests.conftest import TableActors, post
 from tests.specials.model import MatchModel, RoundModel, dealer_total
+from tests.support.api import TableActors, post
 
 # Each request commits, as in production: one test-long transaction would hold every request's
 # transaction-scoped locks until its end.
