@@ -16,7 +16,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from audit.context import AuditActor
-from audit.services import record_event
 from blackjack.engine import round as engine
 from blackjack.engine import table as play
 from blackjack.engine.settlement import Settlement as EngineSettlement
@@ -38,6 +37,7 @@ from blackjack.models import (
 from blackjack.selectors import RoundSnapshot, players_of, round_state
 from casino import ledger
 from casino.engine.cards import parse_card
+from casino.games import check_table_game
 from casino.locks import LatestCount
 from casino.mappers import table_limits_for
 from casino.models import AccountKind, GameKind, MovementKind, Shoe, Terminal
@@ -45,6 +45,7 @@ from casino.selectors import shoe_in_play
 from casino.services.patrons import resolve_patron_ids
 from casino.services.report_refresh import refresh_reports_on_commit
 from casino.services.rule_changes import apply_due_rule_change
+from casino.services.table_rounds import RoundAtTable
 from casino.services.table_state import TableUse, check_table_in_play
 from casino.side_bets import side_bet_for
 from kernel.errors import ConflictError, ForbiddenError
@@ -52,7 +53,9 @@ from kernel.gaming_day import gaming_day_and_shift
 from kernel.rows import Insert, Update, run_together
 
 
-class _RoundAtTable:
+class _RoundAtTable(RoundAtTable):
+    subject_type = "round"
+
     """A locked round (with its table and shoe), rebuilt once; collects what a step changes and
     writes it, events, shoe and round row, in one statement (`save`)."""
 
@@ -64,12 +67,10 @@ class _RoundAtTable:
         events_stored: int,
         count: LatestCount | None = None,
     ) -> None:
+        super().__init__(table=round_.table, shoe=round_.shoe, round_=round_, events_stored=events_stored)
         self.round = round_
-        self.table = round_.table
         self.count = count  # the table's latest count, read with its lock
-        self.shoe = round_.shoe
         self.state = state
-        self.events_stored = events_stored
         self._writes: list[tuple[str, list[object]]] = []
         self._event_rows: list[tuple[object, ...]] = []
         self._cards_out: list[str] = []
@@ -84,38 +85,24 @@ class _RoundAtTable:
     def check_table_deals(self, *, now: dt.datetime) -> None:
         check_table_in_play(self.table, self.count, use=TableUse.FINISH_ROUND, now=now)
 
-    def check_seq(self, expected_seq: int | None) -> None:
-        if expected_seq is not None and expected_seq != self.round.seq:
-            raise ConflictError(
-                "stale_round",
-                f"The round is at seq {self.round.seq}, not {expected_seq}; reload it and try again.",
-                field="expected_seq",
-            )
-
     def shoe_in_play(self) -> play.ShoeInPlay:
         return shoe_in_play(self.shoe, penetration_percent=self.round.rules["penetration_percent"])
 
     def store_step(self, step: play.Step, *, terminal: Terminal | None, now: dt.datetime) -> None:
         """Take the step's events and the cards it took out of the shoe, written by `save`."""
         self.state = step.state
-        first = len(self._event_rows)
-        for event in step.events:
-            self.events_stored += 1
-            reported = terminal if len(self._event_rows) == first else None  # the rest were drawn
-            self._event_rows.append(
-                _event_values(self.round, self.events_stored, event, terminal=reported, now=now)
-            )
+        for event, (number, reported) in zip(
+            step.events, self.numbered(step.events, terminal=terminal), strict=True
+        ):
+            self._event_rows.append(_event_values(self.round, number, event, terminal=reported, now=now))
         if step.cards_drawn or (step.cut_card_reached and not self.shoe.cut_card_reached):
-            drawn = [str(card) for card in step.cards_drawn]
-            self.shoe.dealt = [*self.shoe.dealt, *drawn]
-            self.shoe.cut_card_reached = self.shoe.cut_card_reached or step.cut_card_reached
-            self._cards_out += drawn
+            self._cards_out += self.take_from_shoe(step.cards_drawn, cut_card_reached=step.cut_card_reached)
             self._shoe_changed = True
 
-    def close_shoe_if(self, close: bool, *, now: dt.datetime) -> None:
-        if close and self.shoe.closed_at is None:
-            self.shoe.closed_at = now
-            self._shoe_changed = True
+    def close_shoe_if(self, close: bool, *, now: dt.datetime) -> bool:
+        closed = super().close_shoe_if(close, now=now)
+        self._shoe_changed = self._shoe_changed or closed
+        return closed
 
     def write_with_step(self, statement: tuple[str, list[object]]) -> None:
         """Another INSERT of this step (`kernel.rows`), sent with `save`."""
@@ -157,28 +144,6 @@ class _RoundAtTable:
             settlement=settlement,
             lines=lines,
             events_stored=self.events_stored,
-        )
-
-    def audit(
-        self,
-        event_type: str,
-        *,
-        actor: AuditActor,
-        now: dt.datetime,
-        before: dict[str, object],
-        after: dict[str, object],
-    ) -> None:
-        record_event(
-            event_type=event_type,
-            actor=actor,
-            table_id=self.table.pk,
-            table_name=self.table.name,
-            subject_type="round",
-            subject_id=str(self.round.pk),
-            subject_label=f"round {self.round.pk} at {self.table.name}",
-            before=before,
-            after=after,
-            occurred_at=now,
         )
 
 
@@ -300,8 +265,7 @@ def open_round(
     locked = lock_table_for_new_round(table_id=terminal.table_id, now=now)
     table = locked.table
     check_table_in_play(table, locked.latest_count, use=TableUse.NEW_PLAY, now=now)
-    if table.game != GameKind.TIE_BONUS:
-        raise ConflictError("wrong_game", f"Table {table.name} does not run tie-bonus blackjack.")
+    check_table_game(table, GameKind.TIE_BONUS)
     if locked.round_open:
         raise ConflictError("round_in_progress", "The table already has an open round.")
     shoe = locked.shoe

@@ -10,8 +10,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from casino.models import Table
+from kernel.errors import ConflictError
 
-__all__ = ["Game", "game_for", "games", "play_in_progress", "register"]
+__all__ = ["Game", "check_table_game", "game_for", "games", "play_in_progress", "register"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,3 +50,9 @@ def games() -> Iterator[Game]:
 def play_in_progress(table: Table) -> bool:
     """Whether the table's game has a round in play (any game, asked through the registry)."""
     return game_for(table.game).has_play_in_progress(table)
+
+
+def check_table_game(table: Table, kind: str) -> None:
+    """A game's call at a table that runs another game is refused (409 `wrong_game`)."""
+    if table.game != kind:
+        raise ConflictError("wrong_game", f"Table {table.name} does not run {game_for(kind).name}.")

@@ -3,9 +3,10 @@ round (STYLE.md §8, as `casino.locks`). Every write path of a specials table ta
 here. The table is locked with NOWAIT (`casino.locks.lock_table`): a second request that finds
 it busy answers 409 `table_busy` at once rather than queueing, as at a blackjack table."""
 
+from casino.games import check_table_game
 from casino.locks import LockedTable, lock_table
 from casino.models import GameKind, Shoe, Table
-from kernel.errors import ConflictError, ForbiddenError, NotFoundError
+from kernel.errors import ForbiddenError, NotFoundError
 from specials.models import Match, MatchState, SpecialsRound
 
 
@@ -13,16 +14,8 @@ def lock_specials_table(*, table_id: int) -> LockedTable:
     """The terminal's table, locked with its latest count; refused unless it runs the
     special-card game."""
     locked = lock_table(table_id=table_id)
-    if locked.table.game != GameKind.SPECIAL_POINTS:
-        raise ConflictError(
-            "wrong_game", f"Table {locked.table.name} does not run the special-card points game."
-        )
+    check_table_game(locked.table, GameKind.SPECIAL_POINTS)
     return locked
-
-
-def lock_open_shoe(*, table: Table) -> Shoe | None:
-    """The open shoe of a table whose row the caller has locked."""
-    return Shoe.objects.select_for_update(of=("self",)).filter(table=table, closed_at__isnull=True).first()
 
 
 def lock_match(*, table: Table, match_id: int) -> Match:

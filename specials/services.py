@@ -19,15 +19,17 @@ from django.db import transaction
 from audit.context import AuditActor
 from audit.services import record_event
 from casino.engine.cards import parse_card
+from casino.locks import lock_open_shoe
 from casino.models import Shoe, Table, Terminal
 from casino.selectors import shoe_in_play
+from casino.services.table_rounds import RoundAtTable
 from casino.services.table_state import TableUse, check_table_in_play
 from kernel.errors import ConflictError, ForbiddenError
 from specials.engine import match as match_engine
 from specials.engine import round as round_engine
 from specials.engine import table as engine_table
 from specials.engine.special_cards import SpecialDeck, parse_special
-from specials.locks import lock_match, lock_open_shoe, lock_round, lock_specials_table, unfinished_match_of
+from specials.locks import lock_match, lock_round, lock_specials_table, unfinished_match_of
 from specials.models import (
     EventKind,
     Match,
@@ -281,7 +283,9 @@ def take_action(
     return at.snapshot()
 
 
-class _RoundAtTable:
+class _RoundAtTable(RoundAtTable):
+    subject_type = "specials_round"
+
     """A locked round with its table, shoe and match; stores what one engine step changed."""
 
     def __init__(
@@ -295,13 +299,11 @@ class _RoundAtTable:
         events_stored: int,
         events: Sequence[round_engine.RoundEvent] = (),
     ) -> None:
-        self.table = table
-        self.shoe = shoe
+        super().__init__(table=table, shoe=shoe, round_=round_, events_stored=events_stored)
         self.match = match
         self.round = round_
         self.match_state = match_state
         self.events = events
-        self.events_stored = events_stored
         self.state: round_engine.RoundState | None = None
         self.settlement: match_engine.RoundSettlement | None = None
 
@@ -322,14 +324,6 @@ class _RoundAtTable:
             events=events,
         )
 
-    def check_seq(self, expected_seq: int | None) -> None:
-        if expected_seq is not None and expected_seq != self.round.seq:
-            raise ConflictError(
-                "stale_round",
-                f"The round is at seq {self.round.seq}, not {expected_seq}; reload it and try again.",
-                field="expected_seq",
-            )
-
     def play(self, request: engine_table.Request) -> engine_table.Step:
         return engine_table.play(
             match=self.match_state,
@@ -347,21 +341,19 @@ class _RoundAtTable:
         """The step's events and the cards it took from the shoe; a finished round's outcome,
         points-ledger entries and the match after it."""
         self.state = step.state
-        rows = []
-        for i, event in enumerate(step.events):
-            self.events_stored += 1
-            by = terminal if i == 0 else None  # the rest were dealt by the service
-            rows.append(_event_row(self.round, self.events_stored, event, terminal=by, now=now))
-        SpecialsRoundEvent.objects.bulk_create(rows)
-        shoe = self.shoe
-        shoe.dealt = [*shoe.dealt, *(str(card) for card in step.cards_drawn)]
-        shoe.cut_card_reached = shoe.cut_card_reached or step.cut_card_reached
+        SpecialsRoundEvent.objects.bulk_create(
+            _event_row(self.round, number, event, terminal=by, now=now)
+            for event, (number, by) in zip(
+                step.events, self.numbered(step.events, terminal=terminal), strict=True
+            )
+        )
+        self.take_from_shoe(step.cards_drawn, cut_card_reached=step.cut_card_reached)
         self.round.state = RoundState(str(step.state.phase))
         if step.settlement is not None:
             self._finish(step.settlement, now=now)
-            if shoe.cut_card_reached:  # the cut card closes the shoe after the round (RULES.md §1.1)
-                shoe.closed_at = now
-        shoe.save(update_fields=["dealt", "cut_card_reached", "closed_at"])
+            # The cut card closes the shoe after the round (RULES.md §1.1).
+            self.close_shoe_if(self.shoe.cut_card_reached, now=now)
+        self.shoe.save(update_fields=["dealt", "cut_card_reached", "closed_at"])
 
     def _finish(self, settlement: match_engine.RoundSettlement, *, now: dt.datetime) -> None:
         self.settlement = settlement
@@ -418,26 +410,11 @@ class _RoundAtTable:
             return round_snapshot(self.round)
         return RoundSnapshot(self.round, self.state, self.events_stored)
 
-    def audit(
-        self,
-        event_type: str,
-        *,
-        actor: AuditActor,
-        now: dt.datetime,
-        before: dict[str, object],
-        after: dict[str, object],
-    ) -> None:
-        _audit(
-            event_type,
-            table=self.table,
-            subject_type="specials_round",
-            subject_id=self.round.pk,
-            label=f"round {self.round.number} of match {self.match.pk}",
-            actor=actor,
-            now=now,
-            before=before,
-            after={"match": self.match.pk, **after},
-        )
+    def subject_label(self) -> str:
+        return f"round {self.round.number} of match {self.match.pk} at {self.table.name}"
+
+    def audit_context(self) -> dict[str, object]:
+        return {"match": self.match.pk}
 
 
 def _event_row(

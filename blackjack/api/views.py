@@ -20,6 +20,7 @@ from casino.api.views import (
     TerminalApiView,
     actor_of,
     principal_of,
+    step_of_round,
     terminal_of,
     validated,
 )
@@ -95,16 +96,9 @@ class RoundCardApi(TerminalApiView):
     @extend_schema(request=s.CardInput, responses={200: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER])
     @idempotent
     def post(self, request: Request, round_id: int) -> Response:
-        data = validated(s.CardInput, request.data)
-        snapshot = services.report_card(
-            terminal=terminal_of(request),
-            round_id=round_id,
-            card=data["card"],
-            expected_seq=data.get("expected_seq"),
-            actor=actor_of(request),
-            now=timezone.now(),
+        return step_of_round(
+            request, round_id=round_id, body=s.CardInput, service=services.report_card, present=round_payload
         )
-        return Response(round_payload(snapshot))
 
 
 class RoundActionApi(TerminalApiView):
@@ -113,19 +107,13 @@ class RoundActionApi(TerminalApiView):
     @extend_schema(request=s.ActionInput, responses={200: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER])
     @idempotent
     def post(self, request: Request, round_id: int) -> Response:
-        data = validated(s.ActionInput, request.data)
-        snapshot = services.apply_action(
-            terminal=terminal_of(request),
+        return step_of_round(
+            request,
             round_id=round_id,
-            seat=data["seat"],
-            hand=data["hand"],
-            action=data["action"],
-            amount_cents=data.get("amount_cents"),
-            expected_seq=data.get("expected_seq"),
-            actor=actor_of(request),
-            now=timezone.now(),
+            body=s.ActionInput,
+            service=services.apply_action,
+            present=round_payload,
         )
-        return Response(round_payload(snapshot))
 
 
 class RoundSettleApi(TerminalApiView):
@@ -134,15 +122,13 @@ class RoundSettleApi(TerminalApiView):
     @extend_schema(request=s.SettleInput, responses={200: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER])
     @idempotent
     def post(self, request: Request, round_id: int) -> Response:
-        data = validated(s.SettleInput, request.data)
-        snapshot = services.settle_round(
-            terminal=terminal_of(request),
+        return step_of_round(
+            request,
             round_id=round_id,
-            expected_seq=data.get("expected_seq"),
-            actor=actor_of(request),
-            now=timezone.now(),
+            body=s.SettleInput,
+            service=services.settle_round,
+            present=round_payload,
         )
-        return Response(round_payload(snapshot))
 
 
 class RoundVoidApi(TerminalApiView):

@@ -1,12 +1,13 @@
 """Terminal, shoe and round endpoints (API.md). Each view validates its input,
 makes one service or selector call and renders the result (STYLE.md §10)."""
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -22,6 +23,8 @@ from casino.services import shoes, terminals
 from kernel.errors import ForbiddenError
 from kernel.idempotency import idempotent
 from kernel.postgresql.base import prepared_statements
+
+Snapshot = TypeVar("Snapshot")
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -50,10 +53,32 @@ def actor_of(request: Request) -> AuditActor:
     return actor_from_principal(principal_of(request))
 
 
-def validated(serializer_class: type[s.serializers.Serializer], data: Any) -> dict[str, Any]:
+def validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
+
+
+def step_of_round(
+    request: Request,
+    *,
+    round_id: int,
+    body: type[serializers.Serializer],
+    service: Callable[..., Snapshot],
+    present: Callable[[Snapshot], dict[str, Any]],
+) -> Response:
+    """One step of a round at the terminal's table, for any table game (a card, an action, the
+    settlement): the body's fields (None for those left out), the terminal, the actor and the
+    time go to the game's service; the answer is the round as the game presents it."""
+    fields = validated(body, request.data)
+    snapshot = service(
+        terminal=terminal_of(request),
+        round_id=round_id,
+        actor=actor_of(request),
+        now=timezone.now(),
+        **{name: fields.get(name) for name in body().get_fields()},
+    )
+    return Response(present(snapshot))
 
 
 # A dealer terminal's endpoint changes no configuration, so the request runs without the

@@ -1,28 +1,28 @@
 """The special-card game's endpoints (API.md, "Special-card points game"). Each view validates
 its input, makes one service or selector call and renders the result (STYLE.md §10)."""
 
-from typing import Any
-
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.api.permissions import DealerSignedIn, IsTerminal, IsTerminalOrStaff
-from casino.api.views import IDEMPOTENCY_HEADER, TerminalApiView, actor_of, principal_of, terminal_of
+from casino.api.views import (
+    IDEMPOTENCY_HEADER,
+    TerminalApiView,
+    actor_of,
+    principal_of,
+    step_of_round,
+    terminal_of,
+    validated,
+)
 from kernel.errors import ForbiddenError, NotFoundError
 from kernel.idempotency import idempotent
 from specials import services
 from specials.api import serializers as s
 from specials.api.presenters import match_payload, round_payload
 from specials.selectors import get_match, get_round, match_snapshot, round_snapshot
-
-
-def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def _check_own_table(request: Request, table_id: int) -> None:
@@ -37,7 +37,7 @@ class MatchStartApi(TerminalApiView):
     @extend_schema(request=s.MatchStartInput, responses={201: s.MatchOutput}, parameters=[IDEMPOTENCY_HEADER])
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _valid(s.MatchStartInput, request)
+        data = validated(s.MatchStartInput, request.data)
         snapshot = services.start_match(
             terminal=terminal_of(request),
             players=[
@@ -95,16 +95,9 @@ class RoundCardApi(TerminalApiView):
     @extend_schema(request=s.CardInput, responses={200: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER])
     @idempotent
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(s.CardInput, request)
-        snapshot = services.report_card(
-            terminal=terminal_of(request),
-            round_id=round_id,
-            card=data["card"],
-            expected_seq=data.get("expected_seq"),
-            actor=actor_of(request),
-            now=timezone.now(),
+        return step_of_round(
+            request, round_id=round_id, body=s.CardInput, service=services.report_card, present=round_payload
         )
-        return Response(round_payload(snapshot))
 
 
 class RoundActionApi(TerminalApiView):
@@ -113,16 +106,10 @@ class RoundActionApi(TerminalApiView):
     @extend_schema(request=s.ActionInput, responses={200: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER])
     @idempotent
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(s.ActionInput, request)
-        snapshot = services.take_action(
-            terminal=terminal_of(request),
+        return step_of_round(
+            request,
             round_id=round_id,
-            seat=data["seat"],
-            action=data["action"],
-            value=data.get("value"),
-            discard=data.get("discard"),
-            expected_seq=data.get("expected_seq"),
-            actor=actor_of(request),
-            now=timezone.now(),
+            body=s.ActionInput,
+            service=services.take_action,
+            present=round_payload,
         )
-        return Response(round_payload(snapshot))
