@@ -15,6 +15,7 @@ from casino.admin_display import ReadOnlyAdmin, alarm_label, is_admin
 from casino.models import ShiftReport
 from kernel.formatting import dollars
 from kernel.gaming_day import DayOutOfBoundsError, parse_gaming_day
+from reports.definition import FIGURES, Section, Unit
 from reports.export import report_document, shift_report_pdf
 from reports.figures import expected_hold_bp, hold_percent_text
 from reports.read import SHIFT_ORDER, shift_report_payload
@@ -27,6 +28,11 @@ def pdf_response(*, gaming_day: dt.date, shifts: list[str], reader: str) -> Http
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+def _stored(section: Section, unit: Unit | None = None) -> list[str]:
+    """The stored figures of a section of the definition (of one unit), in its order."""
+    return [f.key for f in FIGURES if f.stored and f.section is section and unit in (None, f.unit)]
 
 
 @admin.register(ShiftReport)
@@ -50,11 +56,10 @@ class ShiftReportAdmin(ReadOnlyAdmin):
     actions = ["download_pdf"]
     fieldsets = [
         (None, {"fields": ["table", "pit", "gaming_day", "shift", "generated_at"]}),
-        ("Count", {"fields": ["opener_cents", "closer_cents", "drop_cents", "markers_cents", "fills_cents",
-                              "credits_cents", "win_cents", "hold", "hold_alarm", "flag_list"]}),
-        ("Play", {"fields": ["rounds_settled", "rounds_voided", "hands_dealt", "handle_cents", "payouts_cents",
-                             "house_net_cents", "win_minus_house_net_cents", "theo_win_cents"]}),
-    ]  # fmt: skip
+        # The counted money, then the hold and the flags as the admin shows them.
+        ("Count", {"fields": [*_stored(Section.COUNT, Unit.CENTS), "hold", "hold_alarm", "flag_list"]}),
+        ("Play", {"fields": [*_stored(Section.PLAY)]}),
+    ]
 
     @admin.display(description="Drop")
     def drop(self, report: ShiftReport) -> str:

@@ -81,19 +81,33 @@ def table_win_cents(
     return drop_cents + credits_cents - fills_cents + inventory_change_cents
 
 
+def ratio_units(*, part: int, whole: int, per_one: int) -> int:
+    """part / whole in units of 1 / `per_one`, rounded half to even (Python's `round` of an exact
+    fraction): the one rounding of the reports' ratios (hold, theo / handle)."""
+    return round(Fraction(part * per_one, whole))
+
+
+def fixed_point_text(units: int, *, places: int, negative: bool | None = None) -> str:
+    """An integer count of 10^-places as a decimal with `places` decimals, exactly:
+    `fixed_point_text(-1234, places=2)` -> "-12.34". `negative` prints the sign of the figure
+    the units were rounded from, where that rounded to nothing ("-0.000")."""
+    whole, rest = divmod(abs(units), 10**places)
+    sign = "-" if (units < 0 if negative is None else negative) else ""
+    return f"{sign}{whole}.{rest:0{places}d}"
+
+
 def hold_basis_points(*, win_cents: int | None, drop_cents: int) -> int | None:
-    """win / drop in basis points, rounded half to even (Python's `round` of an exact fraction)."""
+    """win / drop in basis points, rounded half to even."""
     if win_cents is None or drop_cents <= 0:
         return None
-    return round(Fraction(win_cents * BASIS_POINTS, drop_cents))
+    return ratio_units(part=win_cents, whole=drop_cents, per_one=BASIS_POINTS)
 
 
 def hold_percent_text(hold_bp: int | None) -> str | None:
     """Basis points as a percentage with two decimals ("12.34"), exactly."""
     if hold_bp is None:
         return None
-    whole, hundredths = divmod(abs(hold_bp), 100)
-    return f"{'-' if hold_bp < 0 else ''}{whole}.{hundredths:02d}"
+    return fixed_point_text(hold_bp, places=2)
 
 
 def hold_outside(hold_bp: int | None) -> bool:

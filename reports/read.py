@@ -26,30 +26,45 @@ from django.utils import timezone
 
 from casino.models import WHOLE_DAY, ShiftReport, ShiftReportLine, SoftCount
 from kernel.gaming_day import shift_bounds
+from reports.definition import FIGURE, FIGURES, KIND_FIGURES, RollUp, Section
 from reports.figures import expected_hold_bp, hold_basis_points, hold_outside, hold_percent_text
 from reports.house_edges import kind_sort_key
 
 SHIFT_ORDER = ("day", "swing", "grave")
 DAILY = "daily"
+# A report row's fields that say which table and shift it is, not what was counted or played.
+_ROW_IDENTITY = frozenset({"id", "table", "pit", "gaming_day", "shift"})
 
+
+def _api_order() -> tuple[str, ...]:
+    """The figures of a table row in the API: the stored row's fields in the model's order, each
+    figure worked out on read right after the stored one it `follows`."""
+    order: list[str] = []
+    for field in ShiftReport._meta.concrete_fields:
+        if field.name not in _ROW_IDENTITY:
+            order += [field.name, *(figure.key for figure in FIGURES if figure.follows == field.name)]
+    return tuple(order)
+
+
+def _sums_first(keys: Iterable[str]) -> tuple[str, ...]:
+    keys = tuple(keys)
+    summed = tuple(key for key in keys if FIGURE[key].rolls_up is RollUp.SUM)
+    return summed + tuple(key for key in keys if key not in summed)
+
+
+API_ORDER = _api_order()
 # Summed over the complete tables of a rollup (and over the shifts of a table's day).
-_SUMMED = (
-    "opener_cents",
-    "closer_cents",
-    "drop_cents",
-    "markers_cents",
-    "fills_cents",
-    "credits_cents",
-    "rounds_settled",
-    "rounds_voided",
-    "hands_dealt",
-    "handle_cents",
-    "payouts_cents",
-    "house_net_cents",
-    "theo_win_cents",
-    "estimated_drop_cents",
+SUMMED = tuple(key for key in API_ORDER if FIGURE[key].rolls_up is RollUp.SUM)
+_ROLLED_UP = [key for key in API_ORDER if FIGURE[key].rolls_up is not RollUp.NONE]
+# A roll-up: the count summed, then the win and hold worked out from it; then the rest, likewise.
+ROLLUP_ORDER = _sums_first(k for k in _ROLLED_UP if FIGURE[k].section is Section.COUNT) + _sums_first(
+    k for k in _ROLLED_UP if FIGURE[k].section is not Section.COUNT
 )
-_MISSING_COUNTS = {
+# A table's gaming day: its shifts' figures summed, then the others (it was stored at no one moment).
+DAILY_ORDER = _sums_first(key for key in API_ORDER if key != "generated_at")
+_KIND_SUMMED = tuple(figure.key for figure in KIND_FIGURES if figure.rolls_up is RollUp.SUM)
+# The flags of a count missing, in words.
+MISSING_COUNTS = {
     "no_opener": "no opener",
     "no_closer": "no closer",
     "no_soft_count": "no soft count",
@@ -75,20 +90,16 @@ def list_shift_reports(*, gaming_day: dt.date, shifts: Sequence[str]) -> QuerySe
     )
 
 
-def _kind_payload(
-    kind: str, wagers: int, handle: int, paid: int, theo: int, edge: Any = None
-) -> dict[str, Any]:
-    payload: dict[str, Any] = {
-        "kind": kind,
-        "wagers": wagers,
-        "handle_cents": handle,
-        "payouts_cents": paid,
-        "house_net_cents": handle - paid,
-        "theo_win_cents": theo,
+def _kind_payload(kind: str, sums: dict[str, int], edge: Any = None) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        **sums,
+        "house_net_cents": sums["handle_cents"] - sums["payouts_cents"],
+        "house_edge": None if edge is None else str(edge),
     }
-    if edge is not None:
-        payload["house_edge"] = str(edge)
-    return payload
+    return {
+        "kind": kind,
+        **{f.key: values[f.key] for f in KIND_FIGURES if f.rolls_up is not RollUp.NONE or edge is not None},
+    }
 
 
 def _difference(counted: int | None, estimated: int) -> int | None:
@@ -97,6 +108,14 @@ def _difference(counted: int | None, estimated: int) -> int | None:
 
 def table_payload(report: ShiftReport, *, now: dt.datetime | None = None) -> dict[str, Any]:
     ended = shift_bounds(report.gaming_day, report.shift)[1] <= (now or timezone.now())
+    values: dict[str, Any] = {figure.key: getattr(report, figure.key) for figure in FIGURES if figure.stored}
+    values.update(
+        flags=list(report.flags),
+        generated_at=report.generated_at.isoformat(),
+        hold_percent=hold_percent_text(report.hold_bp),
+        drop_difference_cents=_difference(report.counted_drop_cents, report.estimated_drop_cents),
+        provisional=report.provisional or not ended,
+    )
     return {
         "level": "table",
         "gaming_day": report.gaming_day.isoformat(),
@@ -104,42 +123,10 @@ def table_payload(report: ShiftReport, *, now: dt.datetime | None = None) -> dic
         "casino": {"id": report.pit.casino_id, "name": report.pit.casino.name},
         "pit": {"id": report.pit_id, "name": report.pit.name},
         "table": {"id": report.table_id, "name": report.table.name},
-        "opener_cents": report.opener_cents,
-        "closer_cents": report.closer_cents,
-        "drop_cents": report.drop_cents,
-        "markers_cents": report.markers_cents,
-        "fills_cents": report.fills_cents,
-        "credits_cents": report.credits_cents,
-        "win_cents": report.win_cents,
-        "hold_bp": report.hold_bp,
-        "hold_percent": hold_percent_text(report.hold_bp),
-        "hold_outside_range": report.hold_outside_range,
-        "rounds_settled": report.rounds_settled,
-        "rounds_voided": report.rounds_voided,
-        "hands_dealt": report.hands_dealt,
-        "handle_cents": report.handle_cents,
-        "payouts_cents": report.payouts_cents,
-        "house_net_cents": report.house_net_cents,
-        "win_minus_house_net_cents": report.win_minus_house_net_cents,
-        "theo_win_cents": report.theo_win_cents,
-        "flags": list(report.flags),
-        "generated_at": report.generated_at.isoformat(),
-        "estimated_drop_cents": report.estimated_drop_cents,
-        "counted_drop_cents": report.counted_drop_cents,
-        "drop_difference_cents": _difference(report.counted_drop_cents, report.estimated_drop_cents),
-        "drop_basis": report.drop_basis,
-        "complete": report.complete,
-        "provisional": report.provisional or not ended,
+        **{key: values[key] for key in API_ORDER},
         "shift_ended": ended,
         "by_kind": [
-            _kind_payload(
-                line.kind,
-                line.wagers,
-                line.handle_cents,
-                line.payouts_cents,
-                line.theo_win_cents,
-                line.house_edge,
-            )
+            _kind_payload(line.kind, {key: getattr(line, key) for key in _KIND_SUMMED}, line.house_edge)
             for line in sorted(report.lines.all(), key=lambda line: kind_sort_key(line.kind))
         ],
     }
@@ -147,20 +134,18 @@ def table_payload(report: ShiftReport, *, now: dt.datetime | None = None) -> dic
 
 def incomplete_reasons(table: dict[str, Any]) -> list[str]:
     """Why a table row is left out of the rollups, in words."""
-    reasons = [text for flag, text in _MISSING_COUNTS.items() if flag in table["flags"]]
+    reasons = [text for flag, text in MISSING_COUNTS.items() if flag in table["flags"]]
     return reasons or ["win unknown"]
 
 
 def _kinds_summed(tables: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    sums: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(_KIND_SUMMED, 0))
     for table in tables:
         for kind in table["by_kind"]:
             row = sums[kind["kind"]]
-            row[0] += kind["wagers"]
-            row[1] += kind["handle_cents"]
-            row[2] += kind["payouts_cents"]
-            row[3] += kind["theo_win_cents"]
-    return [_kind_payload(kind, *sums[kind]) for kind in sorted(sums, key=kind_sort_key)]
+            for key in _KIND_SUMMED:
+                row[key] += kind[key]
+    return [_kind_payload(kind, sums[kind]) for kind in sorted(sums, key=kind_sort_key)]
 
 
 def _drop_basis(complete: Sequence[dict[str, Any]]) -> str:
@@ -177,6 +162,18 @@ def rollup(level: str, tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
     drop = sum(t["drop_cents"] for t in complete)
     hold_bp = hold_basis_points(win_cents=win, drop_cents=drop)
     counted = [t for t in complete if t["counted_drop_cents"] is not None]
+    values: dict[str, Any] = {key: sum(t[key] or 0 for t in complete) for key in SUMMED}
+    values.update(
+        win_cents=win,
+        hold_bp=hold_bp,
+        hold_percent=hold_percent_text(hold_bp),
+        hold_outside_range=hold_outside(hold_bp),
+        win_minus_house_net_cents=sum(t["win_minus_house_net_cents"] for t in complete) if complete else None,
+        counted_drop_cents=sum(t["counted_drop_cents"] for t in counted) if counted else None,
+        drop_difference_cents=sum(t["drop_difference_cents"] for t in counted) if counted else None,
+        drop_basis=_drop_basis(complete),
+        provisional=any(t["provisional"] for t in tables),
+    )
     payload: dict[str, Any] = {
         "level": level,
         "gaming_day": first["gaming_day"],
@@ -189,19 +186,7 @@ def rollup(level: str, tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
         {
             "tables": len(tables),
             "tables_incomplete": len(tables) - len(complete),
-            **{name: sum(t[name] or 0 for t in complete) for name in _SUMMED[:6]},
-            "win_cents": win,
-            "hold_bp": hold_bp,
-            "hold_percent": hold_percent_text(hold_bp),
-            "hold_outside_range": hold_outside(hold_bp),
-            **{name: sum(t[name] for t in complete) for name in _SUMMED[6:]},
-            "win_minus_house_net_cents": sum(t["win_minus_house_net_cents"] for t in complete)
-            if complete
-            else None,
-            "counted_drop_cents": sum(t["counted_drop_cents"] for t in counted) if counted else None,
-            "drop_difference_cents": sum(t["drop_difference_cents"] for t in counted) if counted else None,
-            "drop_basis": _drop_basis(complete),
-            "provisional": any(t["provisional"] for t in tables),
+            **{key: values[key] for key in ROLLUP_ORDER},
             "incomplete_tables": [
                 {"table": t["table"], "pit": t["pit"], "reasons": incomplete_reasons(t)}
                 for t in tables
@@ -252,7 +237,7 @@ def _daily_table(
             else None
         )
     estimated = sum(row["estimated_drop_cents"] for row in rows)
-    sums = {name: sum(row[name] for row in rows) for name in _SUMMED[2:]}
+    sums = {key: sum(row[key] or 0 for row in rows) for key in SUMMED}
     counts_known = all(row["win_cents"] is not None for row in rows)
     drop = counted if counted is not None else estimated
     win: int | None = None
@@ -264,21 +249,13 @@ def _daily_table(
     )
     hold_bp = hold_basis_points(win_cents=win, drop_cents=drop)
     day_end = shift_bounds(dt.date.fromisoformat(first["gaming_day"]), SHIFT_ORDER[-1])[1]
-    by_kind = _kinds_summed(rows)
-    return {
-        "level": "table",
-        "gaming_day": first["gaming_day"],
-        "shift": DAILY,
-        "shifts": [row["shift"] for row in rows],
-        "casino": first["casino"],
-        "pit": first["pit"],
-        "table": first["table"],
+    values: dict[str, Any] = {
+        **sums,
         # The day's first opener and last closer (a table closed early is idle in later shifts).
         "opener_cents": next((row["opener_cents"] for row in rows if row["opener_cents"] is not None), None),
         "closer_cents": next(
             (row["closer_cents"] for row in reversed(rows) if row["closer_cents"] is not None), None
         ),
-        **sums,
         "drop_cents": drop,
         "win_cents": win,
         "hold_bp": hold_bp,
@@ -291,7 +268,17 @@ def _daily_table(
         "drop_basis": "counted" if counted is not None else "estimated",
         "complete": complete,
         "provisional": not complete or day_end > now or any(row["provisional"] for row in rows),
-        "by_kind": by_kind,
+    }
+    return {
+        "level": "table",
+        "gaming_day": first["gaming_day"],
+        "shift": DAILY,
+        "shifts": [row["shift"] for row in rows],
+        "casino": first["casino"],
+        "pit": first["pit"],
+        "table": first["table"],
+        **{key: values[key] for key in DAILY_ORDER},
+        "by_kind": _kinds_summed(rows),
     }
 
 
@@ -328,7 +315,7 @@ def _provisional_reasons(tables: Sequence[dict[str, Any]]) -> list[str]:
         if not table["shift_ended"]:
             reasons[f"the {table['shift']} shift has not ended"] = None
     for table in tables:
-        missing = [text for flag, text in _MISSING_COUNTS.items() if flag in table["flags"]]
+        missing = [text for flag, text in MISSING_COUNTS.items() if flag in table["flags"]]
         if missing:
             reasons[f"{table['table']['name']} {table['shift']}: {' and '.join(missing)}"] = None
     return list(reasons)

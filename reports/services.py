@@ -21,36 +21,12 @@ from audit.services import record_event
 from casino.models import ShiftReport, ShiftReportLine, Table
 from kernel.errors import ServiceError
 from kernel.gaming_day import SHIFTS, gaming_day_and_shift, shift_bounds
+from reports.definition import KIND_FIGURES, stored_keys
 from reports.figures import TableFigures, compute_shift_figures
 
 SHIFT_NAMES: tuple[str, ...] = tuple(name for name, _ in SHIFTS)
-_FIGURE_FIELDS = [
-    "pit",
-    "opener_cents",
-    "closer_cents",
-    "drop_cents",
-    "markers_cents",
-    "fills_cents",
-    "credits_cents",
-    "win_cents",
-    "hold_bp",
-    "hold_outside_range",
-    "rounds_settled",
-    "rounds_voided",
-    "hands_dealt",
-    "handle_cents",
-    "payouts_cents",
-    "house_net_cents",
-    "win_minus_house_net_cents",
-    "theo_win_cents",
-    "flags",
-    "generated_at",
-    "estimated_drop_cents",
-    "counted_drop_cents",
-    "drop_basis",
-    "complete",
-    "provisional",
-]
+# Written again when a report is regenerated: every stored figure, and the pit (a table may move).
+_FIGURE_FIELDS = ["pit", *stored_keys()]
 
 
 def check_shift(shift: str) -> str:
@@ -66,35 +42,14 @@ def _lock_shift(*, gaming_day: dt.date, shift: str) -> None:
 
 
 def _row(figures: TableFigures, *, now: dt.datetime) -> ShiftReport:
+    values = {key: getattr(figures, key) for key in stored_keys() if key != "generated_at"}
     return ShiftReport(
         table_id=figures.table_id,
         pit_id=figures.pit_id,
         gaming_day=figures.gaming_day,
         shift=figures.shift,
-        opener_cents=figures.opener_cents,
-        closer_cents=figures.closer_cents,
-        drop_cents=figures.drop_cents,
-        markers_cents=figures.markers_cents,
-        fills_cents=figures.fills_cents,
-        credits_cents=figures.credits_cents,
-        win_cents=figures.win_cents,
-        hold_bp=figures.hold_bp,
-        hold_outside_range=figures.hold_outside_range,
-        rounds_settled=figures.rounds_settled,
-        rounds_voided=figures.rounds_voided,
-        hands_dealt=figures.hands_dealt,
-        handle_cents=figures.handle_cents,
-        payouts_cents=figures.payouts_cents,
-        house_net_cents=figures.house_net_cents,
-        win_minus_house_net_cents=figures.win_minus_house_net_cents,
-        theo_win_cents=figures.theo_win_cents,
-        flags=list(figures.flags),
+        **{**values, "flags": list(figures.flags)},
         generated_at=now,
-        estimated_drop_cents=figures.estimated_drop_cents,
-        counted_drop_cents=figures.counted_drop_cents,
-        drop_basis=figures.drop_basis,
-        complete=figures.complete,
-        provisional=figures.provisional,
     )
 
 
@@ -129,12 +84,7 @@ def produce_shift_reports(
         ShiftReportLine(
             report_id=row.pk,
             kind=kind.kind,
-            wagers=kind.wagers,
-            handle_cents=kind.handle_cents,
-            payouts_cents=kind.payouts_cents,
-            house_net_cents=kind.house_net_cents,
-            house_edge=kind.house_edge,
-            theo_win_cents=kind.theo_win_cents,
+            **{key: getattr(kind, key) for key in stored_keys(KIND_FIGURES)},
         )
         for row, table in zip(rows, figures, strict=True)
         for kind in table.kinds

@@ -23,13 +23,14 @@ from rest_framework.views import APIView
 from casino.api.authentication import Principal
 from casino.models import StaffRole
 from kernel.fields import GamingDayField
+from reports.definition import FIGURE, KIND_FIGURES, Figure, RollUp, Unit
 from reports.export import (
     report_document,
     shift_report_csv,
     shift_report_machine_csv,
     shift_report_pdf,
 )
-from reports.read import SHIFT_ORDER, shift_report_payload
+from reports.read import API_ORDER, SHIFT_ORDER, shift_report_payload
 
 STAFF_ROLES = tuple(StaffRole.values)
 
@@ -110,48 +111,46 @@ class RefOutput(serializers.Serializer):
     name = serializers.CharField()
 
 
+def _figure_field(figure: Figure) -> serializers.Field:
+    help_text = figure.help or None
+    if figure.unit in (Unit.CENTS, Unit.BASIS_POINTS, Unit.COUNT):
+        return serializers.IntegerField(allow_null=figure.nullable, help_text=help_text)
+    if figure.unit is Unit.YES_NO:
+        return serializers.BooleanField(help_text=help_text)
+    if figure.choices:
+        return serializers.ChoiceField(choices=list(figure.choices), help_text=help_text)
+    if figure.rolls_up is RollUp.NONE:  # a row's own: not in the roll-ups' lines
+        return serializers.CharField(required=False, help_text=help_text)
+    return serializers.CharField(allow_null=figure.nullable, help_text=help_text)
+
+
 class KindOutput(serializers.Serializer):
     kind = serializers.CharField()
-    wagers = serializers.IntegerField()
-    handle_cents = serializers.IntegerField()
-    payouts_cents = serializers.IntegerField()
-    house_net_cents = serializers.IntegerField()
-    theo_win_cents = serializers.IntegerField()
-    house_edge = serializers.CharField(required=False, help_text="Per unit of handle (tables only).")
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """The kind, then the figures of a wager kind (reports.definition)."""
+        return {**super().get_fields(), **{f.key: _figure_field(f) for f in KIND_FIGURES}}
 
 
+# The figures every level has: the definition's that roll up, in the API's order.
 class FiguresOutput(serializers.Serializer):
     gaming_day = serializers.DateField()
     shift = serializers.CharField(help_text="day, swing or grave")
     casino = RefOutput()
-    opener_cents = serializers.IntegerField(allow_null=True)
-    closer_cents = serializers.IntegerField(allow_null=True)
-    drop_cents = serializers.IntegerField()
-    markers_cents = serializers.IntegerField()
-    fills_cents = serializers.IntegerField()
-    credits_cents = serializers.IntegerField()
-    win_cents = serializers.IntegerField(allow_null=True)
-    hold_bp = serializers.IntegerField(allow_null=True, help_text="win / drop in basis points, half to even.")
-    hold_percent = serializers.CharField(allow_null=True)
-    hold_outside_range = serializers.BooleanField()
-    rounds_settled = serializers.IntegerField()
-    rounds_voided = serializers.IntegerField()
-    hands_dealt = serializers.IntegerField()
-    handle_cents = serializers.IntegerField()
-    payouts_cents = serializers.IntegerField()
-    house_net_cents = serializers.IntegerField()
-    win_minus_house_net_cents = serializers.IntegerField(allow_null=True)
-    theo_win_cents = serializers.IntegerField()
-    estimated_drop_cents = serializers.IntegerField(help_text="The buy-ins typed at the terminals.")
-    counted_drop_cents = serializers.IntegerField(
-        allow_null=True, help_text="The count team's signed soft count; null until there is one."
-    )
-    drop_difference_cents = serializers.IntegerField(allow_null=True, help_text="Counted - estimated.")
-    drop_basis = serializers.ChoiceField(
-        choices=["counted", "estimated", "mixed"], help_text="The drop `drop_cents` and the win are based on."
-    )
-    provisional = serializers.BooleanField(help_text="The shift has not ended, or a count is missing.")
     by_kind = KindOutput(many=True)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        declared = super().get_fields()
+        head = ("gaming_day", "shift", "casino")
+        return {
+            **{name: declared.pop(name) for name in head},
+            **{
+                key: _figure_field(FIGURE[key])
+                for key in API_ORDER
+                if FIGURE[key].rolls_up is not RollUp.NONE
+            },
+            **declared,
+        }
 
 
 class TableReportOutput(FiguresOutput):
