@@ -18,15 +18,7 @@ from typing import NamedTuple
 from django.db import OperationalError
 from django.db.models import OuterRef, Q, Subquery
 
-from casino.models import (
-    ChipSlip,
-    Dealer,
-    Shoe,
-    SlipKind,
-    Table,
-    TableInventory,
-    Terminal,
-)
+from casino.models import ChipSlip, Dealer, Shoe, SlipKind, Table, TableInventory, Terminal
 from kernel.errors import ConflictError, NotFoundError
 
 

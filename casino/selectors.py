@@ -9,16 +9,7 @@ from django.db.models import Q, QuerySet
 from casino.engine.cards import Card, parse_card
 from casino.engine.shoe import shoe_after
 from casino.engine.table_game import ShoeInPlay
-from casino.models import (
-    ChipSlip,
-    Shoe,
-    ShoeMode,
-    SlipStatus,
-    Table,
-    TableInventory,
-    TableLimit,
-    Terminal,
-)
+from casino.models import ChipSlip, Shoe, ShoeMode, SlipStatus, Table, TableInventory, TableLimit, Terminal
 
 
 def shoe_in_play(shoe: Shoe, *, penetration_percent: int) -> ShoeInPlay:
