@@ -7,7 +7,9 @@ one move and gives the next state (never changing the old one), `advance_clock` 
 
 Refusals follow RULES.md §3, checked in its order: game over (`game_over`), clock (`time_up`),
 seat (`not_your_turn`), then the move itself (`move_not_allowed`, with the reason). A refused move
-changes nothing.
+changes nothing: a move refused `time_up` leaves the state as it was, and the
+caller reads the ended game with `advance_clock(state, now_ms=...)`, the deadline having acted
+first.
 
 What Undo restores is one value, `Play`: the current card, the columns, the tally, the streak and
 the cards that have left play. `AttackState.undo_to` holds the `Play` before the last placement,

@@ -12,7 +12,9 @@ rebuilds the state from the log alone.
 
 Refusals follow RULES.md §3, checked in its order: game over (`game_over`), clock (`time_up`),
 seat (`not_your_turn`), then the move itself (`move_not_allowed`, with the reason). A refused move
-changes nothing.
+changes nothing: a move refused `time_up` leaves the state as it was, and the
+caller reads the ended game with `advance_clock(state, now_ms=...)`, the deadline having acted
+first.
 """
 
 from collections.abc import Iterable, Sequence
