@@ -37,6 +37,7 @@ from blackjack.models import (
 from blackjack.selectors import RoundSnapshot, players_of, round_state
 from casino import ledger
 from casino.engine.cards import parse_card
+from casino.engine.table_game import ShoeInPlay
 from casino.games import check_table_game
 from casino.locks import LatestCount
 from casino.mappers import table_limits_for
@@ -85,7 +86,7 @@ class _RoundAtTable(RoundAtTable):
     def check_table_deals(self, *, now: dt.datetime) -> None:
         check_table_in_play(self.table, self.count, use=TableUse.FINISH_ROUND, now=now)
 
-    def shoe_in_play(self) -> play.ShoeInPlay:
+    def shoe_in_play(self) -> ShoeInPlay:
         return shoe_in_play(self.shoe, penetration_percent=self.round.rules["penetration_percent"])
 
     def store_step(self, step: play.Step, *, terminal: Terminal | None, now: dt.datetime) -> None:

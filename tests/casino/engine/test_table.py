@@ -9,17 +9,18 @@ from hypothesis import strategies as st
 from blackjack.engine import table as play
 from blackjack.engine.round import ActionNeed, CardDealt, CardToDealer, CardToHand, RoundPhase, needs, replay
 from casino.engine.shoe import new_shoe, shoe_after, shuffle_order
+from casino.engine.table_game import ElectronicShoeDealsError, ShoeInPlay
 from tests.casino.engine.helpers import cards, opened, started, wagers
 
 
-def reported(*, dealt: str = "", penetration: int = 75) -> play.ShoeInPlay:
-    return play.ShoeInPlay(
+def reported(*, dealt: str = "", penetration: int = 75) -> ShoeInPlay:
+    return ShoeInPlay(
         shoe=shoe_after(decks=6, dealt=cards(dealt) if dealt else ()), penetration_percent=penetration
     )
 
 
-def electronic(order: str, *, penetration: int = 75) -> play.ShoeInPlay:
-    return play.ShoeInPlay(shoe=new_shoe(decks=6), penetration_percent=penetration, upcoming=cards(order))
+def electronic(order: str, *, penetration: int = 75) -> ShoeInPlay:
+    return ShoeInPlay(shoe=new_shoe(decks=6), penetration_percent=penetration, upcoming=cards(order))
 
 
 def test_an_electronic_shoe_deals_the_opening_cards_until_a_player_must_decide() -> None:
@@ -40,7 +41,7 @@ def test_a_reported_shoe_deals_nothing_by_itself() -> None:
 
 def test_a_card_reported_for_an_electronic_shoe_is_refused_with_no_card_expected() -> None:
     state = opened(wagers(1))
-    with pytest.raises(play.ElectronicShoeDealsError) as refused:
+    with pytest.raises(ElectronicShoeDealsError) as refused:
         play.report_card(state=state, shoe=electronic("9C 7D"), card=cards("9C")[0])
     assert refused.value.code == "no_card_expected"
 
@@ -108,13 +109,13 @@ def test_an_electronic_round_replays_from_its_events_to_the_same_state(seed: int
     # given a shuffled 6-deck shoe and a round where every hand stands
     order = shuffle_order(decks=6, rng=random.Random(seed))
     state = opened(*(wagers(seat) for seat in range(1, seats + 1)))
-    shoe = play.ShoeInPlay(shoe=new_shoe(decks=6), penetration_percent=75, upcoming=order)
+    shoe = ShoeInPlay(shoe=new_shoe(decks=6), penetration_percent=75, upcoming=order)
     step = play.open_round(state=state, shoe=shoe)
     events, used = list(step.events), len(step.cards_drawn)
     current = step.state
     while isinstance(need := needs(current), ActionNeed | CardToHand | CardToDealer):
         assert isinstance(need, ActionNeed)  # an electronic shoe never leaves a card to report
-        left = play.ShoeInPlay(
+        left = ShoeInPlay(
             shoe=shoe_after(decks=6, dealt=order[:used]), penetration_percent=75, upcoming=order[used:]
         )
         action = "stand" if "stand" in need.allowed else need.allowed[0]
