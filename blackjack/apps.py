@@ -10,7 +10,8 @@ class BlackjackConfig(AppConfig):
         from blackjack.engine.round import NotReadyToSettleError
         from blackjack.engine.rules import RULE_CHANGE_FIELDS, check_house_rule
         from blackjack.models import OPEN_ROUND_STATES, Round
-        from casino.games import Game, register
+        from blackjack.selectors import plays_on_floor, table_of_round
+        from casino.games import Game, RoundSearch, register
         from casino.models import GameKind, Table
         from kernel.problems import answer_code_with
 
@@ -23,9 +24,18 @@ class BlackjackConfig(AppConfig):
         register(
             Game(
                 kind=GameKind.TIE_BONUS,
+                code="tie_bonus",
                 name="tie-bonus blackjack",
                 rule_fields=RULE_CHANGE_FIELDS,
                 has_play_in_progress=blackjack_round_open,
                 check_rule=check_house_rule,
+                floor_label="Round",
+                plays_on_floor=plays_on_floor,
+                round_search=RoundSearch(
+                    kind="round",
+                    label="Blackjack round",
+                    path="/floor/rounds/{}/",
+                    table_of_round=table_of_round,
+                ),
             )
         )

@@ -8,9 +8,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from casino.models import Dealer, Patron, Shoe, Table, Terminal
+from casino.models import Dealer, Shoe, Table, Terminal
 from casino.side_bets import WAGER_KIND_CHOICES
 from kernel.formatting import dollars
+from patrons.models import Patron
 
 
 class RoundState(models.TextChoices):
@@ -40,7 +41,7 @@ class Round(models.Model):
     rules = models.JSONField()
     # The seats as opened, the round's first event: [{"seat", "player", "primary_cents",
     # "bonus_cents": {kind: cents}}] in seat order. With the card and action events it
-    # rebuilds the round (casino.selectors.round_state).
+    # rebuilds the round (blackjack.selectors.round_state).
     opening = models.JSONField(default=list)
     aggregate_limit_cents = models.BigIntegerField(null=True, blank=True)
     seq = models.PositiveIntegerField(default=0)
@@ -118,7 +119,7 @@ class EventKind(models.TextChoices):
     ACTION = "action"
 
 
-# The columns of a round event that replay it (casino.selectors.round_state), in this order.
+# The columns of a round event that replay it (blackjack.selectors.round_state), in this order.
 EVENT_COLUMNS = ("kind", "card", "seat", "hand", "action", "amount_cents")
 
 

@@ -22,11 +22,13 @@ from blackjack.models import (
     SettlementLine,
 )
 from casino.engine.cards import parse_card
+from casino.games import PlayOnFloor
 from casino.models import LedgerEntry, Table
 from casino.side_bets import registered
+from kernel.formatting import local_time
 
 # A round's events, read to show it: written once rather than compiled by the ORM each time
-# (a round call reads them with its lock, casino.locks.lock_round).
+# (a round call reads them with its lock, blackjack.locks.lock_round).
 _EVENTS_OF_ROUND = (
     f'SELECT {", ".join(EVENT_COLUMNS)} FROM "{RoundEvent._meta.db_table}" '  # noqa: S608  (constants only)
     'WHERE "round_id" = %s ORDER BY "number"'
@@ -159,3 +161,24 @@ def round_ledger_cents(*, round_: Round) -> dict[tuple[str, str], int]:
 
 def get_round_at_table(*, table: Table, round_id: int) -> Round | None:
     return Round.objects.select_related("dealer").filter(pk=round_id, table=table).first()
+
+
+def plays_on_floor(table_ids: Sequence[int]) -> dict[int, PlayOnFloor]:
+    """The round being dealt at each of these tables, as the live floor's card shows it."""
+    rows = Round.objects.filter(table_id__in=table_ids, state__in=OPEN_ROUND_STATES).only(
+        "id", "table_id", "state", "opened_at"
+    )
+    return {
+        row.table_id: PlayOnFloor(
+            before="",
+            link=f"/floor/rounds/{row.pk}/",
+            link_text=f"Round {row.pk}",
+            after=f", {row.get_state_display()}, opened {local_time(row.opened_at)}",
+            dealing=True,
+        )
+        for row in rows
+    }
+
+
+def table_of_round(round_id: int) -> int | None:
+    return Round.objects.filter(pk=round_id).values_list("table_id", flat=True).first()

@@ -43,7 +43,6 @@ from casino.locks import LatestCount
 from casino.mappers import table_limits_for
 from casino.models import AccountKind, GameKind, MovementKind, Shoe, Terminal
 from casino.selectors import shoe_in_play
-from casino.services.patrons import resolve_patron_ids
 from casino.services.report_refresh import refresh_reports_on_commit
 from casino.services.rule_changes import apply_due_rule_change
 from casino.services.table_rounds import RoundAtTable
@@ -52,6 +51,7 @@ from casino.side_bets import side_bet_for
 from kernel.errors import ConflictError, ForbiddenError
 from kernel.gaming_day import gaming_day_and_shift
 from kernel.rows import Insert, Update, run_together
+from patrons.services import resolve_patron_ids
 
 
 class _RoundAtTable(RoundAtTable):

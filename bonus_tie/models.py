@@ -59,7 +59,7 @@ class PaytableProposal(models.Model):
     paytable = models.OneToOneField(
         PaytableVersion, on_delete=models.PROTECT, primary_key=True, related_name="proposal"
     )
-    # The house rules the report is computed for (`casino.mappers.rules_to_json`).
+    # The house rules the report is computed for (`blackjack.mappers.rules_to_json`).
     rules = models.JSONField()
     # Set with the report: did the steering check flag any bet (PAYTABLE.md)? Null while pending.
     flagged = models.BooleanField(null=True, blank=True)

@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from audit.services import record_event
-from blackjack.engine.rules import BLACKJACK_3_TO_2, BLACKJACK_6_TO_5, DealerRule, HouseRules
+from blackjack.engine.rules import BLACKJACK_PAYS, DealerRule, HouseRules
 from blackjack.mappers import rules_from_json, rules_to_json
 from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.engine.task_map import Progress
@@ -52,7 +52,6 @@ APPROVER_ROLES = (StaffRole.COMPLIANCE,)
 # A guard against typos and integer overflow, far above any real pay (the default's top is 350).
 MAX_PAYS = 100_000
 MAX_REASON_LENGTH = 2000
-BLACKJACK_PAYS = {str(BLACKJACK_3_TO_2): BLACKJACK_3_TO_2, str(BLACKJACK_6_TO_5): BLACKJACK_6_TO_5}
 SUBJECT_TYPE = "paytable"
 # The versions that have, or should have, a report: a rejected one is never computed.
 REPORTED_STATUSES = (PaytableStatus.PROPOSED, PaytableStatus.APPROVED)

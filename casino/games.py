@@ -6,18 +6,50 @@ about a table's game and never names one: adding a game is registering it, from 
 `specials.apps`.
 """
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from casino.models import Table
 from kernel.errors import ConflictError
 
-__all__ = ["Game", "check_table_game", "game_for", "games", "play_in_progress", "register"]
+__all__ = [
+    "Game",
+    "PlayOnFloor",
+    "RoundSearch",
+    "check_table_game",
+    "game_for",
+    "games",
+    "play_in_progress",
+    "register",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOnFloor:
+    """A table's play in progress as the live floor's card shows it: a sentence, with a link to the
+    console's page of the round being dealt, if one is."""
+
+    before: str  # "#7, 3 rounds played; "
+    link: str = ""  # "/floor/rounds/specials/41/"
+    link_text: str = ""  # "round 4"
+    after: str = ""  # ", dealing"
+    dealing: bool = False  # a round is being dealt now
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSearch:
+    """How the console's round search finds one of the game's rounds by its number."""
+
+    kind: str  # the search form's value: "round"
+    label: str  # as staff read it: "Blackjack round"
+    path: str  # the console page of a round, "/floor/rounds/{}/"
+    table_of_round: Callable[[int], int | None]  # the round's table (for the viewer's access), or None
 
 
 @dataclass(frozen=True, slots=True)
 class Game:
     kind: str  # `Table.game`
+    code: str  # as operators type it: `provision_table --game tie_bonus`
     name: str  # as staff read it: "tie-bonus blackjack"
     rule_fields: tuple[str, ...]  # the house-rule fields of the table a rule change may set
     # Whether a round of this game is being played at the table: a shoe or the table is not
@@ -25,6 +57,10 @@ class Game:
     has_play_in_progress: Callable[[Table], bool]
     # Refuses a value a rule change may not give one of `rule_fields` (a RuleError).
     check_rule: Callable[[str, object], None]
+    floor_label: str  # what the live floor's card calls the game's play: "Round", "Match"
+    # The play in progress at each of these tables (by id), for the live floor's cards.
+    plays_on_floor: Callable[[Sequence[int]], Mapping[int, PlayOnFloor]]
+    round_search: RoundSearch
 
 
 _GAMES: dict[str, Game] = {}

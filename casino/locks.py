@@ -18,7 +18,7 @@ from typing import NamedTuple
 from django.db import OperationalError
 from django.db.models import OuterRef, Q, Subquery
 
-from casino.models import ChipSlip, Dealer, Shoe, SlipKind, Table, TableInventory, Terminal
+from casino.models import Dealer, Shoe, Table, TableInventory, Terminal
 from kernel.errors import ConflictError, NotFoundError
 
 
@@ -90,15 +90,6 @@ def lock_shoe(*, table: Table, shoe_id: int) -> Shoe:
     if shoe is None:
         raise NotFoundError("not_found", f"No shoe {shoe_id} at this table.")
     return shoe
-
-
-def lock_slip(*, kind: SlipKind, slip_id: int) -> tuple[LockedTable, ChipSlip]:
-    """A fill or credit slip with its table (table, then slip)."""
-    table_id = ChipSlip.objects.filter(pk=slip_id, kind=kind).values_list("table_id", flat=True).first()
-    if table_id is None:
-        raise NotFoundError("not_found", f"No {kind} {slip_id}.")
-    locked = lock_table(table_id=table_id)
-    return locked, ChipSlip.objects.select_for_update(of=("self",)).get(pk=slip_id)
 
 
 def lock_terminal(*, terminal_id: int) -> Terminal:

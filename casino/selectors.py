@@ -1,15 +1,14 @@
 """Reads (STYLE.md §6): querysets for lists, engine snapshots for services and views."""
 
-import datetime as dt
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from casino.engine.cards import Card, parse_card
 from casino.engine.shoe import shoe_after
 from casino.engine.table_game import ShoeInPlay
-from casino.models import ChipSlip, Shoe, ShoeMode, SlipStatus, Table, TableInventory, TableLimit, Terminal
+from casino.models import Shoe, ShoeMode, Table, TableInventory, TableLimit, Terminal
 
 
 def shoe_in_play(shoe: Shoe, *, penetration_percent: int) -> ShoeInPlay:
@@ -26,13 +25,6 @@ def shoe_in_play(shoe: Shoe, *, penetration_percent: int) -> ShoeInPlay:
 
 def get_open_shoe(*, table: Table) -> Shoe | None:
     return Shoe.objects.filter(table=table, closed_at__isnull=True).first()
-
-
-def get_slip(*, slip_id: int) -> ChipSlip:
-    """A fill or credit with who requested, approved and voided it, as staff and terminals see it."""
-    return ChipSlip.objects.select_related(
-        "requested_by_terminal", "requested_by_dealer", "requested_by_user", "approved_by", "void__voided_by"
-    ).get(pk=slip_id)
 
 
 def get_inventory(*, inventory_id: int) -> TableInventory:
@@ -52,20 +44,6 @@ def get_latest_count(*, table: Table) -> TableInventory | None:
         .order_by("-pk")
         .first()
     )
-
-
-def list_shift_and_pending_slips(*, table: Table, shifts: Iterable[tuple[dt.date, str]]) -> list[ChipSlip]:
-    """The table's fills and credits of the given (gaming day, shift) pairs and any still pending
-    from before, oldest first, with who requested, approved and voided each."""
-    periods = set(shifts)
-    slips = ChipSlip.objects.select_related(
-        "requested_by_dealer", "requested_by_user", "approved_by", "void__voided_by"
-    ).filter(Q(gaming_day__in={day for day, _ in periods}) | Q(status=SlipStatus.PENDING), table=table)
-    return [
-        slip
-        for slip in slips.order_by("requested_at", "pk")
-        if (slip.gaming_day, slip.shift) in periods or slip.status == SlipStatus.PENDING
-    ]
 
 
 def list_table_limits(*, table: Table) -> QuerySet[TableLimit]:

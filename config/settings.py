@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "pghistory",
     "kernel",
     "casino",
+    "patrons",
     "blackjack",
     "bonus_tie",
     "specials",

@@ -20,6 +20,7 @@ urlpatterns = [
     path("api/v1/", include("reports.api.urls")),
     path("api/v1/", include("table_money.api.urls")),
     path("api/v1/", include("blackjack.api.urls")),
+    path("api/v1/", include("patrons.api.urls")),
     path("api/v1/", include("casino.api.urls")),
 ]
 

@@ -12,12 +12,12 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from casino.admin_display import ReadOnlyAdmin, alarm_label, is_admin
-from casino.models import ShiftReport
 from kernel.formatting import dollars
 from kernel.gaming_day import DayOutOfBoundsError, parse_gaming_day
 from reports.definition import FIGURES, Section, Unit
 from reports.export import report_document, shift_report_pdf
 from reports.figures import expected_hold_bp, hold_percent_text
+from reports.models import ShiftReport
 from reports.read import SHIFT_ORDER, shift_report_payload
 
 
@@ -86,7 +86,7 @@ class ShiftReportAdmin(ReadOnlyAdmin):
 
     @admin.display(description="PDF")
     def pdf_link(self, report: ShiftReport) -> str:
-        url = reverse("admin:casino_shiftreport_pdf", args=[report.gaming_day.isoformat(), report.shift])
+        url = reverse("admin:reports_shiftreport_pdf", args=[report.gaming_day.isoformat(), report.shift])
         return format_html('<a href="{}">PDF of the shift</a>', url)
 
     def get_urls(self) -> list[URLPattern]:
@@ -94,7 +94,7 @@ class ShiftReportAdmin(ReadOnlyAdmin):
             path(
                 "pdf/<str:gaming_day>/<str:shift>/",
                 self.admin_site.admin_view(self.pdf_view),
-                name="casino_shiftreport_pdf",
+                name="reports_shiftreport_pdf",
             )
         ]
         return own + super().get_urls()

@@ -46,22 +46,18 @@ from django.utils import timezone
 from blackjack.models import Round
 from casino.models import (
     AccountKind,
-    BuyIn,
-    BuyInMethod,
-    ChipSlip,
-    DropBasis,
     InventoryKind,
     LedgerEntry,
     LedgerTransaction,
     MovementKind,
-    SlipStatus,
-    SoftCount,
     Table,
     TableInventory,
 )
 from kernel.gaming_day import shift_bounds
 from reports.house_edges import kind_sort_key
+from reports.models import DropBasis
 from reports.paytable_edges import TermsEdges, round_half_even_cents, terms_edges
+from table_money.models import BuyIn, BuyInMethod, ChipSlip, SlipStatus, SoftCount
 
 BASIS_POINTS = 10_000
 # Blackjack holds 10-20 % of the drop (backoffice-anchors §2.5); a setting may say otherwise.

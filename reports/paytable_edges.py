@@ -34,7 +34,7 @@ from typing import Any
 from blackjack.models import Round
 from casino.engine.wager_kinds import WagerKind
 
-# The house rules (casino.mappers.rules_to_json keys) whose difference changes an edge.
+# The house rules (blackjack.mappers.rules_to_json keys) whose difference changes an edge.
 EDGE_RULES = (
     "decks",
     "dealer",

@@ -17,8 +17,9 @@ from typing import Any
 
 from django.db.models import Count, Q, Sum
 
-from casino.models import GameKind, ShiftReport
+from casino.models import GameKind
 from reports.figures import expected_hold_bp, hold_basis_points, hold_outside, hold_percent_text
+from reports.models import ShiftReport
 
 ROLLING_DAYS = 30
 _SHIFT_ORDER = ("day", "swing", "grave")

@@ -48,7 +48,8 @@ from django.db import connection
 
 from blackjack.models import Round, RoundSeat, Settlement, SettlementLine, Wager, WagerSource
 from casino.engine.wager_kinds import WagerKind
-from casino.models import LedgerTransaction, MovementKind, Patron, Table
+from casino.models import LedgerTransaction, MovementKind, Table
+from patrons.models import Patron
 from reports.house_edges import kind_sort_key
 from reports.paytable_edges import TermsBook, round_half_even_cents
 

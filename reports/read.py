@@ -24,11 +24,12 @@ from django.conf import settings
 from django.db.models import Case, IntegerField, Prefetch, QuerySet, Value, When
 from django.utils import timezone
 
-from casino.models import WHOLE_DAY, ShiftReport, ShiftReportLine, SoftCount
 from kernel.gaming_day import shift_bounds
 from reports.definition import FIGURE, FIGURES, KIND_FIGURES, RollUp, Section
 from reports.figures import expected_hold_bp, hold_basis_points, hold_outside, hold_percent_text
 from reports.house_edges import kind_sort_key
+from reports.models import ShiftReport, ShiftReportLine
+from table_money.models import WHOLE_DAY, SoftCount
 
 SHIFT_ORDER = ("day", "swing", "grave")
 DAILY = "daily"

@@ -18,11 +18,12 @@ from django.db import connection, transaction
 
 from audit.context import AuditActor
 from audit.services import record_event
-from casino.models import ShiftReport, ShiftReportLine, Table
+from casino.models import Table
 from kernel.errors import ServiceError
 from kernel.gaming_day import SHIFTS, gaming_day_and_shift, shift_bounds
 from reports.definition import KIND_FIGURES, stored_keys
 from reports.figures import TableFigures, compute_shift_figures
+from reports.models import ShiftReport, ShiftReportLine
 
 SHIFT_NAMES: tuple[str, ...] = tuple(name for name, _ in SHIFTS)
 # Written again when a report is regenerated: every stored figure, and the pit (a table may move).

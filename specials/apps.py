@@ -7,9 +7,10 @@ class SpecialsConfig(AppConfig):
 
     def ready(self) -> None:
         from casino.engine.shoe import check_shoe_rule
-        from casino.games import Game, register
+        from casino.games import Game, RoundSearch, register
         from casino.models import GameKind, Table
         from specials.models import RoundState, SpecialsRound
+        from specials.selectors import plays_on_floor, table_of_round
 
         def round_open(table: Table) -> bool:
             return (
@@ -20,9 +21,18 @@ class SpecialsConfig(AppConfig):
         register(
             Game(
                 kind=GameKind.SPECIAL_POINTS,
+                code="specials",
                 name="special-card points",
                 rule_fields=("decks", "penetration_percent"),
                 has_play_in_progress=round_open,
                 check_rule=check_shoe_rule,
+                floor_label="Match",
+                plays_on_floor=plays_on_floor,
+                round_search=RoundSearch(
+                    kind="specials",
+                    label="Special-card round",
+                    path="/floor/rounds/specials/{}/",
+                    table_of_round=table_of_round,
+                ),
             )
         )

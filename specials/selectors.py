@@ -5,8 +5,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
+from django.template.defaultfilters import pluralize
 
 from casino.engine.cards import parse_card
+from casino.games import PlayOnFloor
 from casino.models import Table
 from specials.engine import match as match_engine
 from specials.engine import round as round_engine
@@ -17,6 +19,7 @@ from specials.models import (
     MatchPlayer,
     MatchState,
     PointsEntry,
+    RoundState,
     SpecialsRound,
     SpecialsRoundEvent,
 )
@@ -148,3 +151,39 @@ def list_recent_rounds_of_tables(*, tables: QuerySet[Table], limit: int) -> Quer
         .select_related("match", "match__table", "dealer")
         .order_by("-opened_at", "-pk")[:limit]
     )
+
+
+def plays_on_floor(table_ids: Sequence[int]) -> dict[int, PlayOnFloor]:
+    """The match in play at each of these tables and its round being dealt, if any, as the live
+    floor's card shows them."""
+    matches = list(
+        Match.objects.filter(table_id__in=table_ids, state=MatchState.PLAYING).only(
+            "id", "table_id", "rounds_played"
+        )
+    )
+    open_rounds = {
+        row.match_id: row
+        for row in SpecialsRound.objects.filter(match__in=[m.pk for m in matches])
+        .exclude(state=RoundState.FINISHED)
+        .only("id", "match_id", "number", "state")
+    }
+    plays = {}
+    for match in matches:
+        played = f"#{match.pk}, {match.rounds_played} round{pluralize(match.rounds_played)} played"
+        round_ = open_rounds.get(match.pk)
+        plays[match.table_id] = (
+            PlayOnFloor(
+                before=f"{played}; ",
+                link=f"/floor/rounds/specials/{round_.pk}/",
+                link_text=f"round {round_.number}",
+                after=f", {round_.state}",
+                dealing=True,
+            )
+            if round_ is not None
+            else PlayOnFloor(before=played)
+        )
+    return plays
+
+
+def table_of_round(round_id: int) -> int | None:
+    return SpecialsRound.objects.filter(pk=round_id).values_list("match__table_id", flat=True).first()

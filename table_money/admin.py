@@ -16,9 +16,10 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from casino.admin_display import ReadOnlyAdmin, StaffPresentation, is_admin, role_of
-from casino.models import BuyIn, ChipSlip, SlipKind, SlipStatus, SlipVoid, TableInventory
+from casino.models import TableInventory
 from kernel.errors import CodedError
 from kernel.formatting import dollars
+from table_money.models import BuyIn, ChipSlip, SlipKind, SlipStatus, SlipVoid
 from table_money.services import accounting
 
 

@@ -49,7 +49,7 @@ class CardInput(serializers.Serializer):
 
 
 class ActionInput(serializers.Serializer):
-    seat = StrictIntegerField(min_value=1, max_value=7)
+    seat = StrictIntegerField(min_value=SEATS[0], max_value=SEATS[1])
     hand = StrictIntegerField(min_value=0, max_value=7)
     action = serializers.ChoiceField(choices=[a.value for a in Action])
     amount_cents = CentsField(required=False, allow_null=True)

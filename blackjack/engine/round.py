@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
 
-from blackjack.engine.rules import DealerRule, HouseRules
+from blackjack.engine.rules import DealerRule, HouseRules, dealer_must_draw
 from blackjack.engine.wagers import SeatWagers
 from casino.engine import money
 from casino.engine.cards import Card
@@ -69,8 +69,6 @@ __all__ = [
     "void_round",
     "wagers_of",
 ]
-
-DEALER_STANDS_ON = 17
 
 
 class RoundPhase(StrEnum):
@@ -561,9 +559,7 @@ def _next_turn(
 
 def _dealer_must_draw(cards: tuple[Card, ...], rules: HouseRules) -> bool:
     total, soft = total_and_soft(cards)
-    if total < DEALER_STANDS_ON:
-        return True
-    return total == DEALER_STANDS_ON and soft and rules.dealer is DealerRule.H17
+    return dealer_must_draw(total, soft=soft, hits_soft_17=rules.dealer is DealerRule.H17)
 
 
 def _after_player_card(state: RoundState, s: int, h: int, hand: Hand, card: Card) -> RoundState:

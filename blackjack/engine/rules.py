@@ -17,6 +17,13 @@ BLACKJACK_3_TO_2 = Ratio(3, 2)
 BLACKJACK_6_TO_5 = Ratio(6, 5)
 INSURANCE_PAYS = Ratio(2, 1)
 
+DEALER_STANDS_ON = 17
+
+
+def dealer_must_draw(total: int, *, soft: bool, hits_soft_17: bool) -> bool:
+    """The dealer draws below 17, and on a soft 17 when the table's rule is H17 (RULES.md §1.2)."""
+    return total < DEALER_STANDS_ON or (total == DEALER_STANDS_ON and soft and hits_soft_17)
+
 
 @dataclass(frozen=True, slots=True)
 class HouseRules:

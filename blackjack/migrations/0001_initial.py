@@ -7,22 +7,17 @@ import django.db.models.expressions
 from django.conf import settings
 from django.db import migrations, models
 
+from kernel.model_moves import relabel_content_types
+
 MOVED_MODELS = ("round", "roundseat", "wager", "roundevent", "settlement", "settlementline")
 
 
-def _relabel(apps, from_app, to_app):
-    content_types = apps.get_model("contenttypes", "ContentType")
-    for model in MOVED_MODELS:
-        if not content_types.objects.filter(app_label=to_app, model=model).exists():
-            content_types.objects.filter(app_label=from_app, model=model).update(app_label=to_app)
-
-
 def move_content_types(apps, schema_editor):
-    _relabel(apps, "casino", "blackjack")
+    relabel_content_types(apps, models=MOVED_MODELS, from_app="casino", to_app="blackjack")
 
 
 def move_content_types_back(apps, schema_editor):
-    _relabel(apps, "blackjack", "casino")
+    relabel_content_types(apps, models=MOVED_MODELS, from_app="blackjack", to_app="casino")
 
 
 class Migration(migrations.Migration):

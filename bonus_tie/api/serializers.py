@@ -3,9 +3,10 @@
 
 from rest_framework import serializers
 
+from blackjack.engine.rules import BLACKJACK_PAYS
 from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.models import PaytableStatus
-from bonus_tie.services import BLACKJACK_PAYS, MAX_PAYS, MAX_REASON_LENGTH
+from bonus_tie.services import MAX_PAYS, MAX_REASON_LENGTH
 from casino.api.fields import DeckCountField
 from kernel.fields import CodeField
 from kernel.schema import SHOWS_TEXT_NO_NUL, NarrowedField

@@ -38,6 +38,7 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
+from blackjack.engine.rules import DEALER_STANDS_ON, dealer_must_draw
 from bonus_tie.engine.rank_counts import (
     ACE,
     BLACKJACK_TOTAL,
@@ -51,7 +52,6 @@ from bonus_tie.engine.rank_counts import (
     without,
 )
 
-DEALER_STANDS_ON = 17
 # Indexes of the six outcomes of a final-total distribution.
 FINAL_TOTALS: tuple[int, ...] = (17, 18, 19, 20, 21)
 BUST = 5
@@ -101,7 +101,7 @@ def _enumerate(up: int, hits_soft_17: bool) -> dict[tuple[Counts, int], int]:
 
     def draw(hard: int, has_ace: bool, first: bool) -> None:
         total, soft = soft_total(hard, has_ace=has_ace)
-        must_draw = total < DEALER_STANDS_ON or (total == DEALER_STANDS_ON and soft and hits_soft_17)
+        must_draw = dealer_must_draw(total, soft=soft, hits_soft_17=hits_soft_17)
         if not first and not must_draw:
             key = (tuple(drawn), outcome_index(total))
             found[key] = found.get(key, 0) + 1

@@ -7,12 +7,13 @@ from typing import Any
 from rest_framework import serializers
 
 from casino.engine.cards import ALL_CARDS
+from casino.engine.seats import SEAT_NUMBERS
 from casino.engine.shoe import DECK_COUNTS
 from casino.side_bets import placeable_kinds
 from kernel.fields import CodeField, StrictIntegerField
 from kernel.schema import NarrowedField
 
-SEATS = (1, 7)
+SEATS = (SEAT_NUMBERS[0], SEAT_NUMBERS[-1])
 CARDS = [str(card) for card in ALL_CARDS]
 
 

@@ -2,7 +2,6 @@ from django.urls import URLPattern, URLResolver, path
 
 from casino.api import (
     dealer_views,
-    patron_views,
     views,
 )
 
@@ -12,6 +11,4 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("dealers/<int:dealer_id>/unlock/", dealer_views.DealerUnlockApi.as_view(), name="dealer-unlock"),
     path("shoes/", views.ShoeOpenApi.as_view(), name="shoe-open"),
     path("shoes/<int:shoe_id>/close/", views.ShoeCloseApi.as_view(), name="shoe-close"),
-    path("patrons/", patron_views.PatronListCreateApi.as_view(), name="patrons"),
-    path("patrons/<int:number>/identify/", patron_views.PatronIdentifyApi.as_view(), name="patron-identify"),
 ]

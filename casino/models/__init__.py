@@ -1,18 +1,3 @@
-from casino.models.accounting import (
-    BuyIn,
-    BuyInMethod,
-    ChipSlip,
-    DropBasis,
-    InventoryKind,
-    ShiftReport,
-    ShiftReportLine,
-    SlipCounter,
-    SlipKind,
-    SlipStatus,
-    SlipVoid,
-    TableInventory,
-)
-from casino.models.cage import ChipRedemption
 from casino.models.floor import (
     Casino,
     Dealer,
@@ -25,6 +10,7 @@ from casino.models.floor import (
     TableLimit,
     Terminal,
 )
+from casino.models.inventories import SHIFT_NAMES, InventoryKind, TableInventory
 from casino.models.ledger import (
     HOUSE_ACCOUNT_KINDS,
     Account,
@@ -33,48 +19,27 @@ from casino.models.ledger import (
     LedgerTransaction,
     MovementKind,
 )
-from casino.models.patrons import PATRON_NUMBER_SEQUENCE, IdentificationType, Patron
 from casino.models.rule_changes import OPEN_RULE_CHANGE_STATES, RuleChangeStatus, TableRuleChange
 from casino.models.shoes import Shoe, ShoeMode
-from casino.models.soft_counts import WHOLE_DAY, SoftCount
 from casino.models.staff_sign_in import StaffSignInLock, StaffSignInThrottle
-from casino.models.title31 import CashDirection, CtrWorksheet, MtlEntry
 
 __all__ = [
     "HOUSE_ACCOUNT_KINDS",
     "OPEN_RULE_CHANGE_STATES",
-    "PATRON_NUMBER_SEQUENCE",
-    "WHOLE_DAY",
+    "SHIFT_NAMES",
     "Account",
     "AccountKind",
-    "BuyIn",
-    "BuyInMethod",
-    "CashDirection",
     "Casino",
-    "ChipRedemption",
-    "ChipSlip",
-    "CtrWorksheet",
     "Dealer",
-    "DropBasis",
     "GameKind",
-    "IdentificationType",
     "InventoryKind",
     "LedgerEntry",
     "LedgerTransaction",
     "MovementKind",
-    "MtlEntry",
-    "Patron",
     "Pit",
     "RuleChangeStatus",
-    "ShiftReport",
-    "ShiftReportLine",
     "Shoe",
     "ShoeMode",
-    "SlipCounter",
-    "SlipKind",
-    "SlipStatus",
-    "SlipVoid",
-    "SoftCount",
     "StaffProfile",
     "StaffRole",
     "StaffSignInLock",

@@ -14,6 +14,7 @@ from audit.services import record_event
 from casino import ledger
 from casino.engine.shoe import check_decks
 from casino.engine.wager_kinds import WagerKind
+from casino.games import game_for
 from casino.models import (
     Casino,
     Dealer,
@@ -63,9 +64,12 @@ class ProvisionedStaff:
     pits: tuple[Pit, ...] = ()
 
 
-def _ratio(text: str) -> tuple[int, int]:
-    if text not in ("3:2", "6:5"):
-        raise ServiceError("invalid_blackjack_pays", "Blackjack pays 3:2 or 6:5.", field="blackjack_pays")
+def _ratio(game: str, text: str) -> tuple[int, int]:
+    """The table's Blackjack payout as its columns hold it; the game decides which it takes."""
+    rules = game_for(game)
+    if "blackjack_pays" not in rules.rule_fields:
+        return 3, 2  # the columns' default: the game pays no Blackjack
+    rules.check_rule("blackjack_pays", text)
     num, den = text.split(":")
     return int(num), int(den)
 
@@ -88,7 +92,7 @@ def provision_table(
     check_decks(decks)
     if game not in GameKind.values:
         raise ServiceError("invalid_game", f"A table runs one of {', '.join(GameKind.values)}.", field="game")
-    num, den = _ratio(blackjack_pays)
+    num, den = _ratio(game, blackjack_pays)
     if aggregate_limit_cents is not None and aggregate_limit_cents <= 0:
         raise ServiceError("invalid_aggregate_limit", "The aggregate limit is a positive number of cents.")
     if Table.objects.filter(name=name).exists():

@@ -8,12 +8,21 @@ failure is logged by `on_commit(robust=True)` and never undoes the change.
 """
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from django.db import transaction
 
-from casino.models import ShiftReport
 from kernel.gaming_day import shift_bounds
+
+# Which of a table's shifts of a gaming day have a stored report: told by the reports app, which
+# stores them (`ReportsConfig.ready()`), since the house imports no app above it.
+StoredShifts = Callable[[int, dt.date, list[str]], set[str]]
+_stored_shifts: list[StoredShifts] = []
+
+
+def stored_shifts_from(reader: StoredShifts) -> None:
+    _stored_shifts[:] = [reader]
+
 
 REGENERATE_TASK = "casino.tasks.regenerate_shift_report"
 
@@ -32,11 +41,7 @@ def refresh_reports_on_commit(
     """Regenerate, once this transaction commits, the table's reports of these shifts that are
     stored already or whose shift has ended."""
     shifts = list(shifts)
-    stored = set(
-        ShiftReport.objects.filter(table_id=table_id, gaming_day=gaming_day, shift__in=shifts).values_list(
-            "shift", flat=True
-        )
-    )
+    stored = set().union(*(reader(table_id, gaming_day, shifts) for reader in _stored_shifts))
     for shift in shifts:
         if shift in stored or shift_bounds(gaming_day, shift)[1] <= now:
             transaction.on_commit(

@@ -377,7 +377,7 @@ def withdraw_rule_change(
 def apply_due_rule_change(*, table: Table, now: dt.datetime) -> None:
     """Apply the table's approved change whose effective time has come, if there is one.
 
-    A step of a round's opening (`casino.services.rounds.open_round`), which holds the table's lock
+    A step of a round's opening (`blackjack.services.open_round`), which holds the table's lock
     and asks only when its lock statement found such a change.
     """
     change = (

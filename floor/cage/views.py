@@ -8,13 +8,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from audit.context import AuditActor
-from casino.models import ChipRedemption, StaffRole
+from casino.models import StaffRole
 from floor.access import console_view, role_of
 from floor.cage.forms import RedemptionForm
 from floor.submissions import FormOutcome, submit_once
 from kernel.errors import CodedError
 from kernel.formatting import dollars
 from kernel.gaming_day import gaming_day_and_shift
+from table_money.models import ChipRedemption
 from table_money.services import cage
 
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from casino.models import CashDirection, CtrWorksheet, MtlEntry
 from kernel.formatting import dollars
+from table_money.models import CashDirection, CtrWorksheet, MtlEntry
 
 
 @dataclass(frozen=True)

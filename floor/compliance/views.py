@@ -9,12 +9,13 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from casino.models import CashDirection, StaffRole
+from casino.models import StaffRole
 from floor.access import console_view
 from floor.compliance.day import compliance_day
 from floor.compliance.export import compliance_csv, compliance_pdf
 from floor.days import gaming_day_in_url, neighbour_days
 from kernel.gaming_day import gaming_day_and_shift
+from table_money.models import CashDirection
 
 COMPLIANCE_ROLES = (StaffRole.COMPLIANCE, StaffRole.ADMIN)
 

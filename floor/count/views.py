@@ -16,13 +16,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from audit.context import AuditActor
-from casino.models import SoftCount, StaffRole, Table
+from casino.models import StaffRole, Table
 from floor.access import console_view, role_of
 from floor.count.forms import SoftCountForm
 from floor.submissions import FormOutcome, submit_button_once, submit_once
 from kernel.errors import CodedError
 from kernel.formatting import dollars
 from kernel.gaming_day import gaming_day_and_shift
+from table_money.models import SoftCount
 from table_money.services import soft_counts
 
 

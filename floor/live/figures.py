@@ -1,6 +1,6 @@
 """What the live floor shows of each table, read in a fixed number of queries whatever the number
 of tables: the tables with their terminal, dealer and limits, then one query per kind of fact
-(latest count, open shoe, round in play, specials match, pending slips, locked dealers) over all
+(latest count, open shoe, the play in progress as its game tells it, pending slips, locked dealers) over all
 of them, and the shift report's own figures (`reports.figures.compute_shift_figures`) once
 per shift the tables are open for.
 
@@ -19,19 +19,16 @@ from django.conf import settings
 from django.db.models import Count, F, Func, IntegerField, Q, QuerySet, Sum
 
 from audit.models import AuditEvent
-from blackjack.models import OPEN_ROUND_STATES, Round
 from casino.engine.wager_kinds import WagerKind
+from casino.games import PlayOnFloor, game_for, games
 from casino.models import (
     AccountKind,
-    ChipSlip,
     Dealer,
-    GameKind,
     InventoryKind,
     LedgerEntry,
     MovementKind,
     Pit,
     Shoe,
-    SlipStatus,
     Table,
     TableInventory,
     Terminal,
@@ -50,8 +47,7 @@ from reports.figures import (
     table_win_cents,
 )
 from reports.house_edges import kind_sort_key
-from specials.models import Match, MatchState, SpecialsRound
-from specials.models import RoundState as SpecialsRoundState
+from table_money.models import ChipSlip, SlipStatus
 
 CARDS_PER_DECK = 52
 CORE_WAGER_KINDS = frozenset(kind.value for kind in WagerKind)
@@ -82,22 +78,6 @@ class ShoeLine:
 
 
 @dataclass(frozen=True)
-class RoundLine:
-    round_id: int
-    state: str
-    opened_at: dt.datetime
-
-
-@dataclass(frozen=True)
-class SpecialsLine:
-    match_id: int
-    rounds_played: int
-    round_id: int | None
-    round_number: int | None
-    round_state: str | None
-
-
-@dataclass(frozen=True)
 class TableCard:
     table: Table
     status: str  # a CSS class of floor.css: open, dealing, idle, closed, alarm
@@ -106,8 +86,8 @@ class TableCard:
     dealer: Dealer | None
     dealer_signed_in_at: dt.datetime | None
     shoe: ShoeLine | None
-    round: RoundLine | None
-    specials: SpecialsLine | None
+    floor_label: str  # what the table's game calls its play: "Round", "Match"
+    play: PlayOnFloor | None
     period: Period
     drop_cents: int
     fills_cents: int
@@ -154,40 +134,6 @@ def _open_shoes(table_ids: Sequence[int]) -> dict[int, Shoe]:
         .only("id", "table_id", "mode", "decks", "cut_card_reached")
     )
     return {row.table_id: row for row in rows}
-
-
-def _rounds_in_play(table_ids: Sequence[int]) -> dict[int, Round]:
-    rows = Round.objects.filter(table_id__in=table_ids, state__in=OPEN_ROUND_STATES).only(
-        "id", "table_id", "state", "opened_at"
-    )
-    return {row.table_id: row for row in rows}
-
-
-def _specials(table_ids: Sequence[int]) -> dict[int, SpecialsLine]:
-    if not table_ids:
-        return {}
-    matches = list(
-        Match.objects.filter(table_id__in=table_ids, state=MatchState.PLAYING).only(
-            "id", "table_id", "rounds_played"
-        )
-    )
-    open_rounds = {
-        row.match_id: row
-        for row in SpecialsRound.objects.filter(match__in=[m.pk for m in matches])
-        .exclude(state=SpecialsRoundState.FINISHED)
-        .only("id", "match_id", "number", "state")
-    }
-    lines = {}
-    for match in matches:
-        round_ = open_rounds.get(match.pk)
-        lines[match.table_id] = SpecialsLine(
-            match_id=match.pk,
-            rounds_played=match.rounds_played,
-            round_id=round_.pk if round_ else None,
-            round_number=round_.number if round_ else None,
-            round_state=round_.state if round_ else None,
-        )
-    return lines
 
 
 def _in_periods(periods: dict[Period, list[int]], *, prefix: str = "") -> Q:
@@ -316,8 +262,7 @@ def _card(
     current: Period,
     count: TableInventory | None,
     shoe: Shoe | None,
-    round_: Round | None,
-    specials: SpecialsLine | None,
+    play: PlayOnFloor | None,
     figures: TableFigures,
     tray_movement: int,
     pending_slips: int,
@@ -326,7 +271,7 @@ def _card(
 ) -> TableCard:
     terminal: Terminal | None = getattr(table, "terminal", None)
     dealer = terminal.dealer if terminal is not None and session_is_live(terminal, now=now) else None
-    dealing = round_ is not None or (specials is not None and specials.round_state is not None)
+    dealing = play is not None and play.dealing
     status, status_label = _status(table, count, dealing=dealing, dealer=dealer)
     table_open = table.is_active and count is not None and count.kind == InventoryKind.OPENER
 
@@ -385,10 +330,8 @@ def _card(
         )
         if shoe is not None
         else None,
-        round=RoundLine(round_id=round_.pk, state=round_.get_state_display(), opened_at=round_.opened_at)
-        if round_ is not None
-        else None,
-        specials=specials,
+        floor_label=game_for(table.game).floor_label,
+        play=play,
         period=(figures.gaming_day, figures.shift),
         drop_cents=figures.drop_cents,
         fills_cents=figures.fills_cents,
@@ -418,8 +361,9 @@ def floor_view(*, tables: QuerySet[Table], now: dt.datetime) -> FloorView:
         periods[opened_for or current].append(table.pk)
     figures = _figures(periods)
     shoes = _open_shoes(ids)
-    rounds = _rounds_in_play(ids)
-    specials = _specials([table.pk for table in rows if table.game == GameKind.SPECIAL_POINTS])
+    plays: dict[int, PlayOnFloor] = {}
+    for game in games():
+        plays.update(game.plays_on_floor([table.pk for table in rows if table.game == game.kind]))
     trays = _tray_movements(periods)
     pending = _pending_slips(periods)
     locked = locked_out_dealers(ids)
@@ -435,8 +379,7 @@ def floor_view(*, tables: QuerySet[Table], now: dt.datetime) -> FloorView:
                 current=current,
                 count=counts.get(table.pk),
                 shoe=shoes.get(table.pk),
-                round_=rounds.get(table.pk),
-                specials=specials.get(table.pk),
+                play=plays.get(table.pk),
                 figures=figures[table.pk],
                 tray_movement=trays.get(table.pk, 0),
                 pending_slips=pending.get(table.pk, 0),

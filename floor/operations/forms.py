@@ -11,9 +11,9 @@ from typing import Any
 
 from django import forms
 
-from casino.models import SlipKind
 from kernel.formatting import dollars
 from kernel.forms import DollarsField, SubmittedOnceForm
+from table_money.models import SlipKind
 from table_money.services.accounting import CHIP_DENOMINATIONS_CENTS
 
 COUNT_PREFIX = "count_"

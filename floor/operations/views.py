@@ -23,14 +23,8 @@ from audit.context import AuditActor
 from blackjack import services as rounds
 from blackjack.models import OPEN_ROUND_STATES, Round
 from blackjack.selectors import get_open_round, get_round_at_table, list_recent_rounds
-from casino.models import ChipSlip, InventoryKind, SlipKind, SlipStatus, Table, TableInventory
-from casino.selectors import (
-    get_latest_count,
-    get_slip,
-    get_table_terminal,
-    list_shift_and_pending_slips,
-    list_table_limits,
-)
+from casino.models import InventoryKind, Table, TableInventory
+from casino.selectors import get_latest_count, get_table_terminal, list_table_limits
 from casino.services import terminals
 from casino.services.terminals import session_is_live
 from floor.access import actable_table, console_view, may_act_on, role_of, visible_table
@@ -50,6 +44,8 @@ from kernel.errors import CodedError
 from kernel.formatting import dollars
 from kernel.forms import SubmittedOnceForm
 from kernel.gaming_day import gaming_day_and_shift
+from table_money.models import ChipSlip, SlipKind, SlipStatus
+from table_money.selectors import get_slip, list_shift_and_pending_slips
 from table_money.services import accounting
 
 RECENT_ROUNDS = 15

@@ -1,7 +1,7 @@
 from django import forms
 
-from casino.models import IdentificationType
 from kernel.forms import SubmittedOnceForm
+from patrons.models import IdentificationType
 
 
 class PatronForm(forms.Form):

@@ -14,12 +14,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from audit.context import AuditActor
-from casino.models import BuyIn, BuyInMethod, ChipRedemption, CtrWorksheet, MtlEntry, Patron, StaffRole
-from casino.services import patrons
+from casino.models import StaffRole
 from floor.access import console_view, role_of
 from floor.patrons.forms import NewPatronForm, PatronForm, SearchForm
 from floor.submissions import FormOutcome, submit_once
 from kernel.errors import CodedError
+from patrons import services as patrons
+from patrons.models import Patron
+from table_money.models import BuyIn, BuyInMethod, ChipRedemption, CtrWorksheet, MtlEntry
 
 PATRON_PAGE_ROLES = (
     StaffRole.FLOOR_SUPERVISOR,

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_safe
 
 from blackjack.models import Round
 from blackjack.selectors import list_recent_rounds_of_tables
+from casino.games import games
 from casino.models import Shoe
 from floor.access import console_view, visible_table, visible_tables
 from floor.rounds.reverify import reverify_round
@@ -22,13 +23,13 @@ from specials.selectors import list_recent_rounds_of_tables as list_recent_speci
 RECENT_ROUNDS = 50
 
 
+def _search_kinds() -> list[tuple[str, str]]:
+    """Each game's rounds (as its registration names them), then the shoes."""
+    return [(game.round_search.kind, game.round_search.label) for game in games()] + [("shoe", "Shoe")]
+
+
 class RoundSearchForm(forms.Form):
-    KINDS = (
-        ("round", "Blackjack round"),
-        ("specials", "Special-card round"),
-        ("shoe", "Shoe"),
-    )
-    kind = forms.ChoiceField(choices=KINDS, initial="round", label="Find")
+    kind = forms.ChoiceField(choices=_search_kinds, initial="round", label="Find")
     number = forms.IntegerField(
         min_value=1,
         label="Number",
@@ -86,7 +87,7 @@ def index(request: HttpRequest) -> HttpResponse:
         found = _find(request, search.cleaned_data["kind"], search.cleaned_data["number"])
         if found is not None:
             return found
-        label = dict(RoundSearchForm.KINDS)[search.cleaned_data["kind"]].lower()
+        label = dict(_search_kinds())[search.cleaned_data["kind"]].lower()
         search.add_error("number", f"No {label} {search.cleaned_data['number']} on your tables.")
     shown = tables.filter(pk=chosen.pk) if chosen else tables
     return render(
@@ -103,14 +104,17 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 def _find(request: HttpRequest, kind: str, number: int) -> HttpResponse | None:
-    views = {"round": ("floor:round", _visible_round), "specials": ("floor:specials_round", _visible_special_round),
-             "shoe": ("floor:shoe", _visible_shoe)}  # fmt: skip
-    name, visible = views[kind]
-    try:
-        visible(request.user, number)
-    except Http404:
+    if kind == "shoe":
+        try:
+            _visible_shoe(request.user, number)
+        except Http404:
+            return None
+        return redirect("floor:shoe", number)
+    search = next(game.round_search for game in games() if game.round_search.kind == kind)
+    table_id = search.table_of_round(number)
+    if table_id is None or not visible_tables(request.user).filter(pk=table_id).exists():
         return None
-    return redirect(name, number)
+    return redirect(search.path.format(number))
 
 
 @require_safe

@@ -6,8 +6,8 @@ from typing import Any
 
 from django import template
 
-from casino.models import Patron
 from floor.ratings.scope import how_ratings_are_cut, may_read_ratings, rated_table_ids
+from patrons.models import Patron
 from reports.ratings import get_patron_ratings
 
 register = template.Library()

@@ -16,10 +16,11 @@ from typing import Any
 
 from django.conf import settings
 
-from casino.models import ChipSlip, TableInventory
+from casino.models import TableInventory
 from kernel.gaming_day import casino_zone, shift_bounds
 from reports.documents.wording import incomplete_reason, is_complete
 from reports.period import period_figures
+from table_money.models import ChipSlip
 
 # The layout of the document; printed with the figures' hash as the report's version when the
 # payload carries no version of its own.

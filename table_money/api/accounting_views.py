@@ -27,13 +27,15 @@ from casino.api.authentication import SUPERVISOR_ROLES, Principal
 from casino.api.fields import SeatField
 from casino.api.permissions import DealerSignedIn, IsSupervisor, IsTerminal
 from casino.api.views import IDEMPOTENCY_HEADER, actor_of, principal_of, terminal_of
-from casino.models import AccountKind, BuyIn, BuyInMethod, ChipSlip, SlipKind, TableInventory
-from casino.selectors import get_inventory, get_slip
+from casino.models import AccountKind, TableInventory
+from casino.selectors import get_inventory
 from kernel.errors import ForbiddenError
 from kernel.fields import CentsField, StrictIntegerField
 from kernel.idempotency import idempotent
 from kernel.problems import ProblemError
 from kernel.schema import NarrowedField
+from table_money.models import BuyIn, BuyInMethod, ChipSlip, SlipKind
+from table_money.selectors import get_slip
 from table_money.services import accounting
 
 MAX_DENOMINATIONS = 20

@@ -17,11 +17,12 @@ from rest_framework.views import APIView
 
 from casino.api.authentication import Principal
 from casino.api.views import IDEMPOTENCY_HEADER, actor_of, principal_of
-from casino.models import ChipRedemption, StaffRole
+from casino.models import StaffRole
 from kernel.errors import ForbiddenError
 from kernel.fields import CentsField, StrictIntegerField
 from kernel.idempotency import idempotent
 from table_money.api.accounting_views import ChipsField
+from table_money.models import ChipRedemption
 from table_money.services import cage
 
 CASHIER_ONLY = "Only a cage cashier may make this call."

@@ -22,10 +22,11 @@ from rest_framework.views import APIView
 
 from casino.api.authentication import Principal
 from casino.api.views import IDEMPOTENCY_HEADER, actor_of, principal_of
-from casino.models import SoftCount, StaffRole
+from casino.models import StaffRole
 from kernel.errors import ForbiddenError
 from kernel.fields import GamingDayField, StrictIntegerField
 from kernel.idempotency import idempotent
+from table_money.models import SoftCount
 from table_money.services import soft_counts
 
 MAX_DENOMINATIONS = 20

@@ -43,29 +43,18 @@ from django.db import connection, transaction
 from audit.context import AuditActor
 from audit.services import record_event
 from casino import ledger
+from casino.engine.seats import SEAT_NUMBERS
 from casino.games import play_in_progress
-from casino.locks import lock_slip, lock_table
-from casino.models import (
-    AccountKind,
-    BuyIn,
-    BuyInMethod,
-    ChipSlip,
-    Dealer,
-    InventoryKind,
-    MovementKind,
-    SlipKind,
-    SlipStatus,
-    SlipVoid,
-    Table,
-    TableInventory,
-    Terminal,
-)
-from casino.services.patrons import resolve_patron
+from casino.locks import lock_table
+from casino.models import AccountKind, Dealer, InventoryKind, MovementKind, Table, TableInventory, Terminal
 from casino.services.report_refresh import refresh_reports_on_commit
 from casino.services.table_state import TableUse, check_table_in_play
 from casino.services.terminals import session_is_live
 from kernel.errors import ConflictError, ForbiddenError, ServiceError
 from kernel.gaming_day import gaming_day_and_shift
+from patrons.services import resolve_patron
+from table_money.locks import lock_slip
+from table_money.models import BuyIn, BuyInMethod, ChipSlip, SlipKind, SlipStatus, SlipVoid
 from table_money.services import title31
 
 # The chip denominations in use, in cents: 50c, $1, $2.50, $5, $25, $100, $500, $1,000, $5,000, $10,000.
@@ -73,7 +62,6 @@ CHIP_DENOMINATIONS_CENTS: frozenset[int] = frozenset(
     {50, 100, 250, 500, 2_500, 10_000, 50_000, 100_000, 500_000, 1_000_000}
 )
 _DENOMINATION_KEY = re.compile(r"^[1-9][0-9]{0,9}$")
-SEATS = range(1, 8)
 
 _SLIP_MOVES: dict[str, MovementKind] = {
     SlipKind.FILL: MovementKind.FILL,
@@ -304,7 +292,7 @@ def record_buy_in(
 ) -> BuyIn:
     if terminal.dealer is None:
         raise ForbiddenError("dealer_not_signed_in", "A dealer must be signed in at this terminal.")
-    if seat not in SEATS:
+    if seat not in SEAT_NUMBERS:
         raise ServiceError("invalid_seat", f"Seats are numbered 1 to 7, not {seat}.", field="seat")
     if method not in BuyInMethod.values:
         raise ServiceError("invalid_method", "A buy-in is `cash` or `marker`.", field="method")

@@ -20,10 +20,11 @@ from django.db import transaction
 from audit.context import AuditActor
 from audit.services import record_event
 from casino import ledger
-from casino.models import HOUSE_ACCOUNT_KINDS, Account, AccountKind, ChipRedemption, MovementKind
-from casino.services.patrons import resolve_patron
+from casino.models import HOUSE_ACCOUNT_KINDS, Account, AccountKind, MovementKind
 from kernel.errors import ServiceError
 from kernel.formatting import dollars
+from patrons.services import resolve_patron
+from table_money.models import ChipRedemption
 from table_money.services import title31
 from table_money.services.accounting import chips_total_cents
 

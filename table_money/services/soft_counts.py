@@ -21,10 +21,11 @@ from django.db import transaction
 from audit.context import AuditActor
 from audit.services import record_event
 from casino.locks import lock_table
-from casino.models import WHOLE_DAY, SoftCount, StaffRole, Table
+from casino.models import StaffRole, Table
 from casino.services.report_refresh import refresh_reports_on_commit
 from kernel.errors import ConflictError, ForbiddenError, NotFoundError, ServiceError
 from kernel.gaming_day import SHIFTS, DayOutOfBoundsError, check_gaming_day, shift_bounds
+from table_money.models import WHOLE_DAY, SoftCount
 
 # Bills in the drop box, in cents: $1, $2, $5, $10, $20, $50, $100.
 CURRENCY_DENOMINATIONS_CENTS: frozenset[int] = frozenset({100, 200, 500, 1_000, 2_000, 5_000, 10_000})

@@ -13,7 +13,7 @@ nor aggregated.
   nothing. Someone not on file is a subject of their own transaction only.
 - A worksheet of a patron who is not identified (or of someone not on file) is flagged for
   identification: the chips have already moved, so the transaction stands and compliance
-  identifies the patron (`casino.services.patrons.identify_patron`) before filing.
+  identifies the patron (`patrons.services.identify_patron`) before filing.
 
 The patron's row is locked (FOR UPDATE) before the day is recomputed, after the table's lock in
 a buy-in: two tables' buy-ins of one patron then recompute one after the other, each seeing the
@@ -28,8 +28,9 @@ from django.db.models import QuerySet
 
 from audit.context import AuditActor
 from audit.services import record_event
-from casino.models import BuyIn, BuyInMethod, CashDirection, ChipRedemption, CtrWorksheet, MtlEntry, Patron
+from patrons.models import Patron
 from table_money.engine.title31 import CashTransaction, DayTotal, Direction, ctrs_due, on_mtl
+from table_money.models import BuyIn, BuyInMethod, CashDirection, ChipRedemption, CtrWorksheet, MtlEntry
 
 CAGE_LOCATION = "Cage"
 

@@ -30,14 +30,16 @@ def test_every_app_with_migrations_has_a_layer() -> None:
 # Upward dependencies, each named with its cause. The blackjack round records the paytable it was
 # dealt under (Round.paytable -> bonus_tie.PaytableVersion): the side bet's terms sit above the
 # round they settle, which the round names by string only. The ledger's transactions name the
-# round they pay (LedgerTransaction.round -> blackjack.Round), so the casino app's state move
-# (0017) waits for the blackjack app's. The others only order the first migrations.
+# round they pay (LedgerTransaction.round -> blackjack.Round), so the casino app's state moves
+# wait for the blackjack app's: the round's models (0017), the patron its seats name (0018). The
+# others only order the first migrations.
 KNOWN_UPWARD = [
     "audit.0001_initial -> bonus_tie.0002_default_paytable",
     "audit.0001_initial -> casino.0002_ledger_guards",
     "blackjack.0001_initial -> bonus_tie.0004_version_one_records",
     "casino.0001_initial -> bonus_tie.0001_initial",
     "casino.0017_round_models_to_blackjack -> blackjack.0001_initial",
+    "casino.0018_money_reports_patrons_to_their_apps -> blackjack.0002_patron_moved",
     "kernel.0001_initial -> casino.0005_ledger_shift_index",
 ]
 

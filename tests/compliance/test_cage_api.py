@@ -6,7 +6,8 @@ from django.db import DatabaseError, connection, transaction
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
-from casino.models import AccountKind, ChipRedemption, LedgerEntry, LedgerTransaction, MovementKind
+from casino.models import AccountKind, LedgerEntry, LedgerTransaction, MovementKind
+from table_money.models import ChipRedemption
 from tests.compliance.conftest import Staff
 from tests.support.api import TableActors, new_patron, ok, post, problem, redeem
 from tests.support.gaming_day import GAMING_DAY

@@ -6,7 +6,7 @@ from collections.abc import Callable
 import pytest
 from rest_framework.test import APIClient
 
-from casino.models import ChipRedemption
+from table_money.models import ChipRedemption
 from tests.support.api import TableActors, cash_buy_in, new_patron, ok
 from tests.support.console import Console
 from tests.support.gaming_day import GAMING_DAY

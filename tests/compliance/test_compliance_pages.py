@@ -10,7 +10,8 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from casino.models import ChipRedemption, Patron
+from patrons.models import Patron
+from table_money.models import ChipRedemption
 from tests.floor.form_keys import keyed, post_form
 from tests.support.api import TableActors, cash_buy_in, new_patron, ok, redeem
 from tests.support.factories import StaffFactory

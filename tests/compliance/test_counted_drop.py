@@ -11,10 +11,11 @@ from rest_framework.test import APIClient
 
 from audit.context import AuditActor
 from audit.models import AuditEvent
-from casino.models import ShiftReport, SoftCount
 from casino.services.provisioning import ProvisionedStaff
 from kernel.errors import ServiceError
 from reports import services as reports
+from reports.models import ShiftReport
+from table_money.models import SoftCount
 from table_money.services import soft_counts
 from tests.compliance.counted_drop_support import (
     SOFT_COUNTS,

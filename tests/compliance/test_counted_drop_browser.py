@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 
-from casino.models import SoftCount
+from table_money.models import SoftCount
 from tests.support.api import TableActors
 from tests.support.console import Console
 from tests.support.gaming_day import Clock, day_shift_clock

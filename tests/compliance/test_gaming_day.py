@@ -22,18 +22,11 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from casino.ledger import balance_cents
-from casino.models import (
-    Account,
-    AccountKind,
-    CashDirection,
-    CtrWorksheet,
-    LedgerEntry,
-    MovementKind,
-    MtlEntry,
-)
+from casino.models import Account, AccountKind, LedgerEntry, MovementKind
 from casino.services.provisioning import ProvisionedStaff
 from floor.compliance.day import latest_worksheets
 from reports import tasks
+from table_money.models import CashDirection, CtrWorksheet, MtlEntry
 from tests.compliance.counted_drop_support import record_count, sign_count
 from tests.compliance.ratings_support import open_reported_shoe, price_paytable_v1, seat
 from tests.support.api import (

@@ -8,7 +8,9 @@ from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from blackjack.models import Round, RoundSeat
-from casino.models import BuyIn, LedgerEntry, Patron
+from casino.models import LedgerEntry
+from patrons.models import Patron
+from table_money.models import BuyIn
 from tests.compliance.conftest import Staff
 from tests.support.api import TableActors, cash_buy_in, listed, new_patron, ok, post, problem
 

@@ -13,7 +13,6 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.db import models
 
-from casino.models import ShiftReport, ShiftReportLine
 from reports.api.views import CasinoRollupOutput, KindOutput, TableReportOutput
 from reports.definition import (
     FIGURE,
@@ -35,6 +34,7 @@ from reports.export import (
 )
 from reports.figures import KindFigures, TableFigures
 from reports.house_edges import kind_order
+from reports.models import ShiftReport, ShiftReportLine
 from reports.read import API_ORDER, DAILY_ORDER, ROLLUP_ORDER, SUMMED, rollup
 from tests.compliance.test_report_documents import pdf_page_texts
 

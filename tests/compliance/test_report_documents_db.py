@@ -15,8 +15,9 @@ from django.conf import settings as django_settings
 from rest_framework.test import APIClient
 
 from audit.context import AuditActor
-from casino.models import GameKind, ShiftReport, Table
+from casino.models import GameKind, Table
 from casino.services.provisioning import ProvisionedStaff
+from reports.models import ShiftReport
 from reports.period import period_figures
 from table_money.services import soft_counts
 from tests.casino.accounting import conftest as accounting

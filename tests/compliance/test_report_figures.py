@@ -12,10 +12,10 @@ from rest_framework.test import APIClient
 from audit.context import AuditActor
 from bonus_tie.engine.paytable import DEFAULT_PAYS
 from bonus_tie.models import PaytableVersion
-from casino.models import ShiftReport, ShiftReportLine
 from casino.services.provisioning import ProvisionedStaff
 from reports import services as reports
 from reports import tasks
+from reports.models import ShiftReport, ShiftReportLine
 from reports.read import shift_report_payload
 from tests.compliance.counted_drop_support import count_team, record_count, sign_count, two_supervisors
 from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, request_slip

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
-from casino.models import CashDirection, CtrWorksheet, MtlEntry
 from floor.compliance.day import latest_worksheets
 from table_money.engine.title31 import CashTransaction, Direction, ctrs_due
+from table_money.models import CashDirection, CtrWorksheet, MtlEntry
 from tests.support.api import TableActors, cash_buy_in, new_patron, ok, redeem
 from tests.support.factories import StaffFactory
 from tests.support.gaming_day import GAMING_DAY, Clock

@@ -5,8 +5,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from casino.ledger_checks import find_violations
-from casino.models import CashDirection, CtrWorksheet
 from floor.compliance.day import latest_worksheets
+from table_money.models import CashDirection, CtrWorksheet
 from tests.support.api import TableActors, cash_buy_in, new_patron, redeem
 from tests.support.gaming_day import GAMING_DAY
 from tests.support.races import race

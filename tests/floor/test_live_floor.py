@@ -20,9 +20,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from audit.context import AuditActor
-from casino.models import BuyInMethod, Pit, SlipKind, StaffRole
+from casino.models import Pit, StaffRole
 from casino.services.provisioning import ProvisionedStaff
 from casino.services.terminals import SignInRefusedError, record_failed_sign_in, sign_in_dealer
+from table_money.models import BuyInMethod, SlipKind
 from table_money.services.accounting import close_table, open_table, record_buy_in, request_slip
 from tests.support.api import TableActors, post
 from tests.support.factories import StaffFactory, UserFactory, restore_migrated_rows

@@ -19,22 +19,11 @@ from django.utils import timezone
 from audit.context import AuditActor
 from audit.models import AuditEvent
 from blackjack.models import Round
-from casino.models import (
-    ChipRedemption,
-    ChipSlip,
-    InventoryKind,
-    LedgerEntry,
-    LedgerTransaction,
-    MtlEntry,
-    SlipKind,
-    SlipStatus,
-    SlipVoid,
-    SoftCount,
-    TableInventory,
-)
+from casino.models import InventoryKind, LedgerEntry, LedgerTransaction, TableInventory
 from floor.submissions import already_recorded
 from kernel.forms import NO_SUBMISSION_KEY, SUBMISSION_KEY_FIELD, is_submission_key
 from kernel.models import IdempotencyRecord
+from table_money.models import ChipRedemption, ChipSlip, MtlEntry, SlipKind, SlipStatus, SlipVoid, SoftCount
 from table_money.services import accounting, soft_counts
 from tests.floor.form_keys import form_key, key_in, keyed
 from tests.floor.test_table_operations import (

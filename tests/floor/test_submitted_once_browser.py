@@ -6,7 +6,7 @@ from collections.abc import Callable
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 
-from casino.models import ChipRedemption, MtlEntry
+from table_money.models import ChipRedemption, MtlEntry
 from tests.floor.conftest import Console, chromium, console  # noqa: F401  (the browser fixtures)
 from tests.support.api import TableActors
 

@@ -12,11 +12,11 @@ from django.conf import settings
 from django.test import Client
 
 from casino.ledger_checks import find_violations
-from casino.models import ChipRedemption, MtlEntry
 from floor.submissions import STILL_RUNNING, already_recorded
 from kernel import idempotency
 from kernel.forms import SUBMISSION_KEY_FIELD
 from kernel.idempotency import form_scope
+from table_money.models import ChipRedemption, MtlEntry
 from tests.floor.test_submitted_once import SCENARIOS, added, tally
 from tests.floor.test_table_operations import clock  # noqa: F401  (the fixed clock of the day shift, autouse)
 from tests.support.api import TableActors

@@ -15,18 +15,10 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from blackjack.models import Round
-from casino.models import (
-    ChipSlip,
-    InventoryKind,
-    Pit,
-    SlipKind,
-    SlipStatus,
-    SlipVoid,
-    StaffProfile,
-    TableInventory,
-)
+from casino.models import InventoryKind, Pit, StaffProfile, TableInventory
 from floor.operations.words import dollars_in_words
 from kernel.forms import cents_from_dollars
+from table_money.models import ChipSlip, SlipKind, SlipStatus, SlipVoid
 from table_money.services import accounting
 from tests.floor.form_keys import form_key, key_in, keyed, post_form
 from tests.support.api import TableActors, post

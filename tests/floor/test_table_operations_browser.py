@@ -12,7 +12,8 @@ from django.utils import timezone
 from selenium.webdriver.common.by import By
 
 from blackjack.models import Round
-from casino.models import ChipSlip, InventoryKind, SlipStatus, TableInventory
+from casino.models import InventoryKind, TableInventory
+from table_money.models import ChipSlip, SlipStatus
 from tests.floor.test_table_operations import (
     DAY_SHIFT,
     FixedClock,

@@ -37,7 +37,7 @@ def test_the_admin_shift_pdf_of_a_day_outside_the_window_is_a_clear_400(
     client = Client()
     assert client.login(username=staff.user.get_username(), password=staff.password)
 
-    answer = client.get(f"/admin/casino/shiftreport/pdf/{day}/day/")
+    answer = client.get(f"/admin/reports/shiftreport/pdf/{day}/day/")
 
     assert answer.status_code == 400
     assert answer.content.decode().startswith(

@@ -14,7 +14,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
-from casino.models import Pit, SoftCount, StaffProfile, TableRuleChange
+from casino.models import Pit, StaffProfile, TableRuleChange
 from casino.services.provisioning import ProvisionedStaff
 from casino.services.rule_changes import current_settings
 from floor.rule_changes.forms import RuleChangeForm
@@ -26,6 +26,7 @@ from kernel.gaming_day import (
     gaming_day_window,
     parse_gaming_day,
 )
+from table_money.models import SoftCount
 from tests.support.api import post
 from tests.support.factories import ProvisionedTableFactory, StaffFactory
 from tests.support.gaming_day import DAY_SHIFT_MORNING, Clock, day_shift_clock

@@ -10,7 +10,7 @@ from django.http import QueryDict
 from django.utils import timezone
 
 from audit.context import AuditActor
-from casino.models import ChipRedemption, LedgerTransaction
+from casino.models import LedgerTransaction
 from kernel import idempotency
 from kernel.forms import NO_SUBMISSION_KEY, SUBMISSION_KEY_FIELD, SubmittedOnceForm, is_submission_key
 from kernel.idempotency import (
@@ -21,6 +21,7 @@ from kernel.idempotency import (
     record_form_once,
 )
 from kernel.models import IdempotencyRecord
+from table_money.models import ChipRedemption
 from table_money.services import cage
 from tests.support.factories import StaffFactory, restore_migrated_rows
 from tests.support.races import advisory_lock_held

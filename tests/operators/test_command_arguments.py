@@ -12,8 +12,9 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from casino.models import Casino, Pit, ShiftReport, Table, Terminal
+from casino.models import Casino, Pit, Table, Terminal
 from kernel.gaming_day import casino_zone, gaming_day_and_shift
+from reports.models import ShiftReport
 from tests.support.factories import ProvisionedTableFactory
 
 pytestmark = pytest.mark.django_db
@@ -94,7 +95,7 @@ def test_provision_table_takes_the_longest_name_a_terminal_can_be_named_after() 
         ([], "Error: the following arguments are required: --pit"),
         (["--pit", "Pit 1", "--decks", "7"], "Error: argument --decks: invalid choice: 7 (choose from 6, 8)"),
         (["--pit", "Pit 1", "--blackjack-pays", "2:1"],
-         "Error: argument --blackjack-pays: invalid choice: '2:1' (choose from '3:2', '6:5')"),
+         "Error: argument --blackjack-pays: Blackjack pays 3:2 or 6:5."),
         (["--pit", "Pit 1", "--aggregate-limit-cents", "0"],
          "Error: argument --aggregate-limit-cents: must be from 1 to 9223372036854775807, not 0"),
         (["--pit", "Pit 1", "--aggregate-limit-cents", "-500"],

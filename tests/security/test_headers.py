@@ -158,7 +158,7 @@ def test_staff_pages_and_api_answers_are_never_stored(staff_member: Staff, table
         "console": boss.get("/floor/"),
         "console sign-in": Client().get("/floor/login/"),
         "admin": admin_user.get("/admin/"),
-        "admin list": admin_user.get("/admin/casino/patron/"),
+        "admin list": admin_user.get("/admin/casino/table/"),
         "API": table.terminal.get("/api/v1/terminal/"),
         "API refusal": Client().get("/api/v1/terminal/"),
         "root, signed in": boss.get("/"),

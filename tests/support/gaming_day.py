@@ -14,8 +14,9 @@ from rest_framework.test import APIClient
 from audit.context import AuditActor
 from blackjack.mappers import house_rules_for, rules_to_json
 from bonus_tie.models import PaytableVersion
-from casino.models import ShiftReport, Table
+from casino.models import Table
 from reports import services as reports
+from reports.models import ShiftReport
 from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, request_slip
 from tests.support.rounds import ROUNDS, play_round, wager
 

@@ -17,11 +17,13 @@ from typing import Any, NoReturn
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from blackjack.engine.rules import BLACKJACK_PAYS
 from bonus_tie.engine.paytable_review import format_review
 from bonus_tie.mappers import paytable_for
 from bonus_tie.reports import DEFAULT_WORKERS, run_review
 from bonus_tie.selectors import get_paytable_version, get_version_in_force
 from bonus_tie.services import review_rules
+from casino.engine.shoe import DECK_COUNTS
 from kernel.errors import CodedError
 
 MOST_IN_A_SHOE = (32,) * 9 + (128,)  # 8 decks: Aces to nines, then the ten-value cards
@@ -41,13 +43,13 @@ def _whole(low: int, high: int) -> Any:
 
 
 def _decks(text: str) -> int:
-    if text not in ("6", "8"):
+    if text not in {str(count) for count in DECK_COUNTS}:
         raise argparse.ArgumentTypeError(f"must be 6 or 8, not {text!r}")
     return int(text)
 
 
 def _blackjack_pays(text: str) -> str:
-    if text not in ("3:2", "6:5"):
+    if text not in BLACKJACK_PAYS:
         raise argparse.ArgumentTypeError(f"must be 3:2 or 6:5, not {text!r}")
     return text
 

@@ -1,3 +1,4 @@
+import argparse
 import json
 from typing import Any
 
@@ -5,8 +6,11 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
 from audit.management.base import PlainErrorsCommand
+from casino.engine.errors import RuleError
+from casino.engine.shoe import DECK_COUNTS
+from casino.games import games
 from casino.management.arguments import BIGINT_MAX, name_of, whole_number
-from casino.models import Casino, GameKind, Pit, Terminal
+from casino.models import Casino, Pit, Terminal
 from casino.services.provisioning import provision_table
 from kernel.errors import CodedError
 
@@ -19,7 +23,17 @@ TERMINAL_SUFFIX = "-T1"  # the table's first terminal is named after it: BJ-07-T
 MAX_TABLE_NAME = _name_length(Terminal) - len(TERMINAL_SUFFIX)
 MAX_CASINO_NAME = _name_length(Casino)
 MAX_PIT_NAME = _name_length(Pit)
-GAMES = {"tie_bonus": GameKind.TIE_BONUS, "specials": GameKind.SPECIAL_POINTS}
+
+
+def _blackjack_pays(text: str) -> str:
+    """A payout the games that pay a Blackjack take (each game decides its own rule values)."""
+    try:
+        for game in games():
+            if "blackjack_pays" in game.rule_fields:
+                game.check_rule("blackjack_pays", text)
+    except RuleError as refused:
+        raise argparse.ArgumentTypeError(refused.detail) from None
+    return text
 
 
 class Command(PlainErrorsCommand):
@@ -33,15 +47,20 @@ class Command(PlainErrorsCommand):
         parser.add_argument(
             "--name", required=True, type=name_of("--name", max_length=MAX_TABLE_NAME), help="e.g. BJ-07"
         )
-        parser.add_argument("--decks", type=int, required=True, choices=[6, 8])
+        parser.add_argument("--decks", type=int, required=True, choices=DECK_COUNTS)
         parser.add_argument(
             "--game",
-            choices=sorted(GAMES),
+            choices=sorted(game.code for game in games()),
             default="tie_bonus",
-            help="tie_bonus (tie-bonus blackjack, the default) or specials (the special-card points game).",
+            help=", ".join(f"{game.code} ({game.name})" for game in games()) + "; default tie_bonus.",
         )
         parser.add_argument("--h17", action="store_true", help="Dealer hits soft 17 (default: stands).")
-        parser.add_argument("--blackjack-pays", default="3:2", choices=["3:2", "6:5"])
+        parser.add_argument(
+            "--blackjack-pays",
+            default="3:2",
+            type=_blackjack_pays,
+            help="3:2 (default) or 6:5, at a blackjack table.",
+        )
         parser.add_argument(
             "--aggregate-limit-cents", type=whole_number(1, BIGINT_MAX), default=None, help="default: none"
         )
@@ -82,7 +101,7 @@ class Command(PlainErrorsCommand):
                 surrender=options["surrender"],
                 casino_name=casino_name,
                 pit_name=options["pit"],
-                game=GAMES[options["game"]],
+                game=next(game.kind for game in games() if game.code == options["game"]),
                 now=timezone.now(),
             )
         except CodedError as exc:

@@ -22,14 +22,21 @@ from django.core.management.base import CommandError, CommandParser
 from django.db import connection, connections
 
 from audit.management.base import PlainErrorsCommand
+from casino.games import game_for
 from casino.management.arguments import whole_number
 from casino.models import GameKind
 from config.management.commands.seed_demo import CREDENTIALS_FILE, load_demo_credentials
 
 # How long web, worker and beat get to finish what they are doing after SIGTERM (gunicorn's own
 # graceful timeout is 20 s); then whatever is left of each is killed.
-GAME_NAMES = {GameKind.TIE_BONUS: "tie-bonus blackjack", GameKind.SPECIAL_POINTS: "special-card points"}
 GRACE_SECONDS = 25
+
+
+def _game_name(kind: str) -> str:
+    try:
+        return game_for(kind or GameKind.TIE_BONUS).name
+    except LookupError:  # a credentials file from another version of the service
+        return kind
 
 
 class Command(PlainErrorsCommand):
@@ -141,7 +148,7 @@ class Command(PlainErrorsCommand):
             )
         for table in credentials.get("tables", []):
             lines.append(
-                f"  Table {table['table']} ({GAME_NAMES.get(table.get('game', ''), 'tie-bonus blackjack')}): "
+                f"  Table {table['table']} ({_game_name(table.get('game', ''))}): "
                 f"terminal token {table['terminal_token']}  "
                 f"dealer badge {table['dealer']['badge']} PIN {table['dealer']['pin']}"
             )

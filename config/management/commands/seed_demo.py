@@ -13,10 +13,11 @@ from audit.context import AuditActor
 from audit.management.base import PlainErrorsCommand
 from blackjack.engine.wagers import SeatRequest, WagerRequest
 from blackjack.services import apply_action, open_round, report_card, settle_round
-from casino.models import BuyInMethod, Casino, GameKind, ShoeMode, SlipKind, Terminal
+from casino.models import Casino, GameKind, ShoeMode, Terminal
 from casino.services.provisioning import ProvisionedTable, create_staff, provision_table
 from casino.services.shoes import open_shoe
 from casino.services.terminals import sign_in_dealer
+from table_money.models import BuyInMethod, SlipKind
 from table_money.services.accounting import approve_slip, open_table, record_buy_in, request_slip
 
 DEMO_CASINO = "Demo casino"

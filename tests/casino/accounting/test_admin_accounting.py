@@ -12,9 +12,10 @@ from django.urls import clear_url_caches
 
 import config.urls
 from audit.context import AuditActor
-from casino.models import ChipSlip, LedgerTransaction, MovementKind
+from casino.models import LedgerTransaction, MovementKind
 from casino.services.provisioning import ProvisionedStaff
 from reports import services as reports
+from table_money.models import ChipSlip
 from tests.support.api import TableActors, buy_in, close_table, ok, open_table, request_slip
 
 pytestmark = pytest.mark.django_db
@@ -55,14 +56,14 @@ def test_the_admin_downloads_a_shifts_pdf_from_the_admin_and_no_one_else_does(
     compliance, _ = logged_in(make_staff, "compliance")
     pit_boss, _ = logged_in(make_staff, "pit_boss")
 
-    listing = admin.get("/admin/casino/shiftreport/")
-    pdf = admin.get("/admin/casino/shiftreport/pdf/2026-11-20/day/")
-    bad = admin.get("/admin/casino/shiftreport/pdf/2026-11-20/night/")
-    by_compliance = compliance.get("/admin/casino/shiftreport/pdf/2026-11-20/day/")
-    by_pit_boss = pit_boss.get("/admin/casino/shiftreport/pdf/2026-11-20/day/")
+    listing = admin.get("/admin/reports/shiftreport/")
+    pdf = admin.get("/admin/reports/shiftreport/pdf/2026-11-20/day/")
+    bad = admin.get("/admin/reports/shiftreport/pdf/2026-11-20/night/")
+    by_compliance = compliance.get("/admin/reports/shiftreport/pdf/2026-11-20/day/")
+    by_pit_boss = pit_boss.get("/admin/reports/shiftreport/pdf/2026-11-20/day/")
 
     assert listing.status_code == 200
-    assert b"/admin/casino/shiftreport/pdf/2026-11-20/day/" in listing.content
+    assert b"/admin/reports/shiftreport/pdf/2026-11-20/day/" in listing.content
     assert pdf.status_code == 200
     assert pdf["Content-Type"] == "application/pdf"
     assert pdf["Content-Disposition"] == 'attachment; filename="shift-report-2026-11-20-day.pdf"'
@@ -85,13 +86,13 @@ def test_the_admin_approves_pending_slips_with_the_admin_action_and_floor_roles_
     admin, _ = logged_in(make_staff, "admin")
     form = {"action": "approve", "_selected_action": [str(fill["id"])]}
 
-    assert compliance.post("/admin/casino/chipslip/", form).status_code == 403
-    refused = pit_boss.post("/admin/casino/chipslip/", form)
+    assert compliance.post("/admin/table_money/chipslip/", form).status_code == 403
+    refused = pit_boss.post("/admin/table_money/chipslip/", form)
     assert (refused.status_code, refused["Location"][:13]) == (302, "/admin/login/")
     assert ChipSlip.objects.get(pk=fill["id"]).status == "pending"
 
-    done = admin.post("/admin/casino/chipslip/", form)
-    again = admin.post("/admin/casino/chipslip/", form)
+    done = admin.post("/admin/table_money/chipslip/", form)
+    again = admin.post("/admin/table_money/chipslip/", form)
 
     assert (done.status_code, again.status_code) == (302, 302)
     assert ChipSlip.objects.get(pk=fill["id"]).status == "approved"

@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from kombu import Connection
 from rest_framework.test import APIClient
 
-from casino.models import ShiftReport
+from reports.models import ShiftReport
 from reports.services import _lock_shift
 from reports.tasks import produce_shift_reports, regenerate_shift_report
 from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, request_slip

@@ -11,8 +11,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from casino.ledger import balance_cents
-from casino.models import Account, AccountKind, LedgerEntry, MovementKind, ShiftReport, ShiftReportLine
+from casino.models import Account, AccountKind, LedgerEntry, MovementKind
 from reports import services as reports
+from reports.models import ShiftReport, ShiftReportLine
 from tests.support.api import TableActors, buy_in, ok, open_table, post, problem
 from tests.support.gaming_day import (
     CASINO_ZONE,

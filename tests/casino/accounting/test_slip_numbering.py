@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from casino.ledger_checks import find_violations
-from casino.models import ChipSlip, SlipCounter
+from table_money.models import ChipSlip, SlipCounter
 from table_money.services import accounting
 from tests.support.api import TableActors, client_with_token, ok, open_table, request_slip
 from tests.support.races import race

@@ -10,17 +10,8 @@ from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from casino.ledger import balance_cents
-from casino.models import (
-    AccountKind,
-    BuyIn,
-    ChipSlip,
-    LedgerEntry,
-    LedgerTransaction,
-    MovementKind,
-    SlipCounter,
-    SlipVoid,
-    TableInventory,
-)
+from casino.models import AccountKind, LedgerEntry, LedgerTransaction, MovementKind, TableInventory
+from table_money.models import BuyIn, ChipSlip, SlipCounter, SlipVoid
 from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, problem, request_slip
 from tests.support.gaming_day import CASINO_ZONE, Clock
 

@@ -14,8 +14,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from rest_framework.test import APIClient
 
-from casino.models import ShiftReport
 from reports import tasks
+from reports.models import ShiftReport
 from reports.services import last_finished_shift
 from tests.support.api import TableActors, buy_in, close_table, ok, open_table
 from tests.support.gaming_day import CASINO_ZONE, Clock

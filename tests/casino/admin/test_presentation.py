@@ -23,11 +23,8 @@ from bonus_tie.models import PaytableVersion
 from casino.admin_display import chips_table
 from casino.models import (
     Account,
-    BuyIn,
-    ChipSlip,
     LedgerEntry,
     LedgerTransaction,
-    ShiftReport,
     Shoe,
     StaffProfile,
     Table,
@@ -40,7 +37,9 @@ from kernel.formatting import dollars
 from kernel.forms import DollarsField
 from kernel.gaming_day import casino_zone, gaming_day_and_shift
 from reports import services as reports
+from reports.models import ShiftReport
 from specials.models import Match, SpecialsRound
+from table_money.models import BuyIn, ChipSlip
 from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, request_slip
 from tests.support.rounds import play_round, wager
 
@@ -279,7 +278,7 @@ def test_a_slips_page_shows_its_chips_as_a_denomination_table(
     ok(open_table(supervisor, actors, {"100000": 2}), 201)
     fill = ok(request_slip(actors.terminal, "fill", {"10000": 2, "2500": 4}), 201)
 
-    page = signed_in(make_staff, "admin").get(f"/admin/casino/chipslip/{fill['id']}/change/")
+    page = signed_in(make_staff, "admin").get(f"/admin/table_money/chipslip/{fill['id']}/change/")
 
     html = page.content.decode()
     assert page.status_code == 200
@@ -316,7 +315,7 @@ def test_a_hold_outside_the_expected_range_is_a_red_alarm_not_a_green_tick(
     )
     assert ShiftReport.objects.get(table=actors.table).hold_outside_range
 
-    html = signed_in(make_staff, "admin").get("/admin/casino/shiftreport/").content.decode()
+    html = signed_in(make_staff, "admin").get("/admin/reports/shiftreport/").content.decode()
 
     row = html.split('class="field-hold_alarm"')[1].split("</td>")[0]
     assert 'class="alarm"' in row

@@ -82,7 +82,7 @@ def test_the_admin_reads_the_admin_site_in_dollars_local_time_and_proper_names(
     assert "object (" not in page
     screenshot(chromium, "admin-round-admin")
 
-    admin.open(f"/admin/casino/chipslip/{fill['id']}/change/")
+    admin.open(f"/admin/table_money/chipslip/{fill['id']}/change/")
     page = admin.wait_for_text(f"Fill #{fill['number']} BJ-SHOW $300.00")
     chips = chromium.find_element(By.CSS_SELECTOR, "table.chips")
     rows = [

@@ -11,7 +11,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from blackjack.models import Round, RoundEvent, Wager
-from casino.models import BuyIn, ChipSlip, LedgerEntry, Shoe, Table
+from casino.models import LedgerEntry, Shoe, Table
+from table_money.models import BuyIn, ChipSlip
 from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, problem, request_slip
 from tests.support.gaming_day import Clock, day_shift_clock
 from tests.support.rounds import ROUNDS, deal, open_round, open_shoe, primary

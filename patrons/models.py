@@ -3,6 +3,9 @@
 A patron may be anonymous (a number and a description such as "man in the red cap") until the
 Title 31 thresholds make identification mandatory (`table_money.services.title31`). The number is
 issued by the casino when the record is created and is what the terminals and the cage quote.
+
+The table keeps the name it had in the casino app (`casino_patron`): the model moved, no
+row did.
 """
 
 from django.conf import settings
@@ -31,6 +34,7 @@ class Patron(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
+        db_table = "casino_patron"
         constraints = [
             models.CheckConstraint(condition=~Q(name=""), name="patron_has_name"),
             models.CheckConstraint(

@@ -15,8 +15,8 @@ from django.db.models import Q, QuerySet
 
 from audit.context import AuditActor
 from audit.services import record_event
-from casino.models import PATRON_NUMBER_SEQUENCE, IdentificationType, Patron
 from kernel.errors import ConflictError, NotFoundError, ServiceError
+from patrons.models import PATRON_NUMBER_SEQUENCE, IdentificationType, Patron
 
 MAX_SEARCH_RESULTS = 50
 

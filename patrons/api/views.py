@@ -21,10 +21,11 @@ from rest_framework.views import APIView
 
 from casino.api.authentication import SUPERVISOR_ROLES, Principal
 from casino.api.views import IDEMPOTENCY_HEADER, actor_of, principal_of
-from casino.models import IdentificationType, Patron, StaffRole
-from casino.services import patrons
+from casino.models import StaffRole
 from kernel.errors import ForbiddenError
 from kernel.idempotency import idempotent
+from patrons import services as patrons
+from patrons.models import IdentificationType, Patron
 
 PATRON_ROLES = (*SUPERVISOR_ROLES, StaffRole.CAGE_CASHIER, StaffRole.COMPLIANCE)
 

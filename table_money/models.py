@@ -1,0 +1,380 @@
+"""The table's money outside the rounds: buy-ins, fills and credits (chip slips), soft counts,
+the cage's chip redemptions, and the Title 31 records (MTL entries, CTR worksheets).
+
+The tables keep the names they had in the casino app (`casino_buyin`, ...): the models moved,
+no row did. The write paths and their ledger entries are in `table_money.services`.
+
+The soft count: what the count team found in a table's drop box.
+
+One count per table and gaming day and shift (or per gaming day, `shift` empty, when the casino
+counts once a day: setting `CASINO_SOFT_COUNT_PER`). Currency is counted by denomination, markers
+as a total. A count is entered by one member of the count team and signed by a second, different
+member; it takes effect (the reports' counted drop) once both have signed. A count is never
+edited: a correction is a new count that supersedes it (the database refuses deletes, and any
+update but the one that adds the second signature).
+
+The cage: chip redemptions (a patron's chips exchanged for cash), the cash-out side of Title 31.
+
+A redemption is written once and never changed (a database trigger, casino migration 0013); its
+ledger transaction moves the chips into the cage's chip bank and the cash out of the cage's cash
+(`table_money.services.cage`).
+
+Title 31 records (31 CFR 1021.311/313): the multiple transaction log and the CTR worksheets.
+
+Both are stored rows written in the same transaction as the money they describe and never
+changed afterwards (database triggers, casino migration 0013): what a regulator reads is what
+was written when the cash moved.
+
+- `MtlEntry`: one cash-in (a cash buy-in) or cash-out (a chip redemption) at or above the MTL
+  threshold.
+- `CtrWorksheet`: a patron's cash-in or cash-out of one gaming day (aggregated separately) once it
+  totals more than the CTR threshold. A later transaction of the same patron, day and direction
+  writes the next revision, recomputed from all the day's transactions; the highest revision is
+  the one to file.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from casino.models import SHIFT_NAMES, Dealer, LedgerTransaction, Table, Terminal
+from kernel.formatting import dollars
+from patrons.models import Patron
+
+
+class BuyInMethod(models.TextChoices):
+    CASH = "cash", "Cash"
+    MARKER = "marker", "Marker"
+
+
+class BuyIn(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="buy_ins")
+    seat = models.PositiveSmallIntegerField()
+    amount_cents = models.BigIntegerField()
+    method = models.CharField(max_length=8, choices=BuyInMethod.choices)
+    player = models.CharField(max_length=100, blank=True)
+    patron = models.ForeignKey(
+        Patron, null=True, blank=True, on_delete=models.PROTECT, related_name="buy_ins"
+    )
+    terminal = models.ForeignKey(Terminal, on_delete=models.PROTECT, related_name="+")
+    dealer = models.ForeignKey(Dealer, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField()
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=8)
+    transaction = models.OneToOneField(LedgerTransaction, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        db_table = "casino_buyin"
+        verbose_name = "buy-in"
+        verbose_name_plural = "buy-ins"
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="buy_in_amount_positive"),
+            models.CheckConstraint(condition=Q(seat__gte=1, seat__lte=7), name="buy_in_seat_1_to_7"),
+            models.CheckConstraint(condition=Q(shift__in=SHIFT_NAMES), name="buy_in_shift_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Buy-in {self.pk}: {dollars(self.amount_cents)} {self.get_method_display().lower()} at {self.table} seat {self.seat}"
+
+
+class SlipKind(models.TextChoices):
+    FILL = "fill", "Fill"
+    CREDIT = "credit", "Credit"
+
+
+class SlipStatus(models.TextChoices):
+    PENDING = "pending", "Pending approval"
+    APPROVED = "approved", "Approved"
+    VOID = "void", "Void"
+
+
+class SlipCounter(models.Model):
+    """The last number issued in a slip series. Incremented under FOR UPDATE in the transaction that
+    creates the slip, so a rolled-back request gives its number back: no gaps (a sequence would
+    leave one)."""
+
+    series = models.CharField(max_length=16, unique=True)
+    last_number = models.BigIntegerField(default=0)
+
+    class Meta:
+        db_table = "casino_slipcounter"
+        constraints = [
+            models.CheckConstraint(condition=Q(last_number__gte=0), name="slip_counter_not_negative")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.series.capitalize()} slips: last number {self.last_number}"
+
+
+class ChipSlip(models.Model):
+    """A fill (chips from the cage to the tray) or a credit (from the tray to the cage)."""
+
+    kind = models.CharField(max_length=8, choices=SlipKind.choices)
+    number = models.BigIntegerField()
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="chip_slips")
+    amount_cents = models.BigIntegerField()
+    chips = models.JSONField()
+    status = models.CharField(max_length=8, choices=SlipStatus.choices, default=SlipStatus.PENDING)
+    requested_at = models.DateTimeField()
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=8)
+    requested_by_terminal = models.ForeignKey(
+        Terminal, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_by_dealer = models.ForeignKey(
+        Dealer, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    transaction = models.OneToOneField(
+        LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        db_table = "casino_chipslip"
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "number"], name="chip_slip_number_unique_per_kind"),
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="chip_slip_amount_positive"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="chip_slip_number_positive"),
+            models.CheckConstraint(condition=Q(shift__in=SHIFT_NAMES), name="chip_slip_shift_known"),
+            models.CheckConstraint(
+                condition=(Q(requested_by_terminal__isnull=False) & Q(requested_by_user__isnull=True))
+                | (Q(requested_by_terminal__isnull=True) & Q(requested_by_user__isnull=False)),
+                name="chip_slip_one_requester",
+            ),
+            models.CheckConstraint(
+                condition=Q(approved_at__isnull=True, approved_by__isnull=True, transaction__isnull=True)
+                | Q(approved_at__isnull=False, approved_by__isnull=False, transaction__isnull=False),
+                name="chip_slip_approval_complete",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="approved") | Q(approved_at__isnull=False),
+                name="chip_slip_approved_has_approval",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="pending") | Q(approved_at__isnull=True),
+                name="chip_slip_pending_not_approved",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.number} {self.table} {dollars(self.amount_cents)}"
+
+
+class SlipVoid(models.Model):
+    """The void of a slip: a new record with its reason; the slip itself is never deleted."""
+
+    slip = models.OneToOneField(ChipSlip, on_delete=models.PROTECT, related_name="void")
+    reason = models.TextField()
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    voided_at = models.DateTimeField()
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=8)
+    # For an approved slip: the reversing transaction, posted to the slip's own gaming day and shift.
+    reversal = models.OneToOneField(
+        LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        db_table = "casino_slipvoid"
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="slip_void_has_reason"),
+            models.CheckConstraint(condition=Q(shift__in=SHIFT_NAMES), name="slip_void_shift_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Void of {self.slip}"
+
+
+WHOLE_DAY = ""
+
+
+class SoftCount(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="soft_counts")
+    gaming_day = models.DateField()
+    # The shift counted, or WHOLE_DAY when the casino counts once per gaming day.
+    shift = models.CharField(max_length=8, blank=True)
+    # Bills by denomination: {"10000": 12} (cents as text -> count).
+    currency = models.JSONField()
+    currency_cents = models.BigIntegerField()
+    markers_cents = models.BigIntegerField()
+    total_cents = models.BigIntegerField()
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    )
+    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    counted_at = models.DateTimeField()
+    witnessed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    witnessed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "casino_softcount"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(currency_cents__gte=0, markers_cents__gte=0),
+                name="soft_count_amounts_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(total_cents=F("currency_cents") + F("markers_cents")),
+                name="soft_count_total_is_currency_plus_markers",
+            ),
+            models.CheckConstraint(
+                condition=Q(shift__in=[*SHIFT_NAMES, WHOLE_DAY]), name="soft_count_shift_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(witnessed_by__isnull=True, witnessed_at__isnull=True)
+                | Q(witnessed_by__isnull=False, witnessed_at__isnull=False),
+                name="soft_count_witness_complete",
+            ),
+            models.CheckConstraint(
+                condition=Q(witnessed_by__isnull=True) | ~Q(witnessed_by=F("counted_by")),
+                name="soft_count_two_different_members",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "gaming_day", "shift"],
+                condition=Q(supersedes__isnull=True),
+                name="soft_count_one_original_per_period",
+            ),
+        ]
+        indexes = [models.Index(fields=["gaming_day", "shift"], name="soft_count_day_shift")]
+
+    def __str__(self) -> str:
+        return f"Soft count of {self.table}, {self.period_label}, {dollars(self.total_cents)}"
+
+    @property
+    def is_signed(self) -> bool:
+        return self.witnessed_by_id is not None
+
+    @property
+    def period_label(self) -> str:
+        return f"{self.gaming_day} {self.shift} shift" if self.shift else f"{self.gaming_day} (whole day)"
+
+
+class ChipRedemption(models.Model):
+    # A patron on file, or for one who is not (yet) a description the cashier writes.
+    patron = models.ForeignKey(
+        Patron, null=True, blank=True, on_delete=models.PROTECT, related_name="redemptions"
+    )
+    description = models.CharField(max_length=150, blank=True)
+    amount_cents = models.BigIntegerField()
+    chips = models.JSONField(
+        default=dict, blank=True
+    )  # {denomination in cents: count}, or {} when not counted by kind
+    cashier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField()
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=8)
+    transaction = models.OneToOneField(LedgerTransaction, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        db_table = "casino_chipredemption"
+        verbose_name = "chip redemption"
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="redemption_amount_positive"),
+            models.CheckConstraint(condition=Q(shift__in=SHIFT_NAMES), name="redemption_shift_known"),
+            models.CheckConstraint(
+                condition=Q(patron__isnull=False) | ~Q(description=""),
+                name="redemption_patron_or_description",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Chip redemption {self.pk}: {dollars(self.amount_cents)}"
+
+
+class CashDirection(models.TextChoices):
+    CASH_IN = "cash_in", "Cash in"
+    CASH_OUT = "cash_out", "Cash out"
+
+
+class MtlEntry(models.Model):
+    direction = models.CharField(max_length=8, choices=CashDirection.choices)
+    amount_cents = models.BigIntegerField()
+    patron = models.ForeignKey(
+        Patron, null=True, blank=True, on_delete=models.PROTECT, related_name="mtl_entries"
+    )
+    description = models.CharField(max_length=150, blank=True)
+    # Where: a table, or the cage (no table).
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    location = models.CharField(max_length=60)
+    occurred_at = models.DateTimeField()
+    gaming_day = models.DateField()
+    # Who took the cash (a dealer) or paid it (a cage cashier), and their name as it was.
+    dealer = models.ForeignKey(Dealer, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    cashier = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    employee = models.CharField(max_length=150)
+    buy_in = models.OneToOneField(
+        BuyIn, null=True, blank=True, on_delete=models.PROTECT, related_name="mtl_entry"
+    )
+    redemption = models.OneToOneField(
+        ChipRedemption, null=True, blank=True, on_delete=models.PROTECT, related_name="mtl_entry"
+    )
+
+    class Meta:
+        db_table = "casino_mtlentry"
+        verbose_name = "MTL entry"
+        verbose_name_plural = "MTL entries"
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="mtl_amount_positive"),
+            models.CheckConstraint(
+                condition=Q(
+                    direction="cash_in", buy_in__isnull=False, redemption__isnull=True, dealer__isnull=False
+                )
+                | Q(
+                    direction="cash_out", buy_in__isnull=True, redemption__isnull=False, cashier__isnull=False
+                ),
+                name="mtl_source_matches_direction",
+            ),
+        ]
+        indexes = [models.Index(fields=["gaming_day"], name="mtl_by_gaming_day")]
+
+    def __str__(self) -> str:
+        return f"MTL {self.get_direction_display().lower()} {dollars(self.amount_cents)} at {self.location}"
+
+
+class CtrWorksheet(models.Model):
+    # "patron:<number>" for a patron on file; "buy_in:<id>" or "redemption:<id>" for a single
+    # transaction over the line by someone who is not (they cannot be aggregated with anything).
+    subject_key = models.CharField(max_length=40)
+    patron = models.ForeignKey(Patron, null=True, blank=True, on_delete=models.PROTECT, related_name="ctrs")
+    description = models.CharField(max_length=150, blank=True)
+    gaming_day = models.DateField()
+    direction = models.CharField(max_length=8, choices=CashDirection.choices)
+    revision = models.PositiveSmallIntegerField()
+    total_cents = models.BigIntegerField()
+    # The day's transactions of this direction, in time order:
+    # [{"source": "buy_in" | "redemption", "id", "amount_cents", "at", "location", "employee"}].
+    transactions = models.JSONField()
+    # Whether the patron was identified when this revision was written; unidentified: flagged.
+    identified = models.BooleanField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "casino_ctrworksheet"
+        verbose_name = "CTR worksheet"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["subject_key", "gaming_day", "direction", "revision"], name="ctr_one_per_revision"
+            ),
+            models.CheckConstraint(condition=Q(total_cents__gt=0), name="ctr_total_positive"),
+            models.CheckConstraint(condition=Q(revision__gte=1), name="ctr_revision_from_1"),
+            models.CheckConstraint(
+                condition=Q(patron__isnull=False) | ~Q(description=""), name="ctr_patron_or_description"
+            ),
+        ]
+        indexes = [models.Index(fields=["gaming_day"], name="ctr_by_gaming_day")]
+
+    def __str__(self) -> str:
+        return (
+            f"CTR {self.gaming_day} {self.get_direction_display().lower()} {dollars(self.total_cents)} "
+            f"(revision {self.revision})"
+        )
