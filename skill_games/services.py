@@ -263,9 +263,10 @@ def play_move(
     state = selectors.replay(game, selectors.list_moves(game_id=game.pk))
     state, automatic = _let_clock_act(game, state, now=now, actor=actor)
     end = adapter.end(state)
-    if end is not None and end.ending is Ending.TIME_UP:
+    ending = end.ending if end is not None else Ending(game.end_reason) if game.end_reason else None
+    if ending is Ending.TIME_UP:
         raise TimeUpError("The clock ran out: the game is over.", field="at")
-    if end is not None:
+    if ending is not None:
         raise GameOverError("The game is over: its last move has been played.")
     if automatic:
         # The clock moved for a seat since the last request: that is the move this one is late for.
