@@ -20,8 +20,14 @@ def setup_periodic_tasks(sender: Celery, **kwargs: Any) -> None:
     from audit.tasks import BEAT_SCHEDULE as AUDIT_SCHEDULE
     from casino.tasks import BEAT_SCHEDULE as CASINO_SCHEDULE
     from reports.tasks import BEAT_SCHEDULE as REPORTS_SCHEDULE
+    from skill_games.tasks import BEAT_SCHEDULE as SKILL_GAMES_SCHEDULE
 
-    sender.conf.beat_schedule = {**AUDIT_SCHEDULE, **CASINO_SCHEDULE, **REPORTS_SCHEDULE}
+    sender.conf.beat_schedule = {
+        **AUDIT_SCHEDULE,
+        **CASINO_SCHEDULE,
+        **REPORTS_SCHEDULE,
+        **SKILL_GAMES_SCHEDULE,
+    }
 
 
 @worker_process_init.connect

@@ -47,6 +47,10 @@ INSTALLED_APPS = [
     "bonus_tie",
     "specials",
     "table_money",
+    # The skill games (RULES.md §3): the kit, then the games it runs.
+    "skill_games",
+    "attack",
+    "squares",
     "reports",
     "config",
     "audit",

@@ -58,6 +58,7 @@ _STATE = {
     # Refusals write security events by design; everything else the trail holds must stay put.
     "audit events": "(SELECT count(*) || '/' || max(id) FROM audit_auditevent WHERE event_type NOT LIKE 'security.%')",
     "audit head": "(SELECT hash FROM audit_auditevent WHERE event_type NOT LIKE 'security.%' ORDER BY id DESC LIMIT 1)",
+    "skill games": "(SELECT coalesce(sum(seq), 0) || string_agg(state, ',' ORDER BY id) FROM skill_games_game)",
 }
 
 # Left out: configuration rows no request of the corpus writes (their history is in), and the
@@ -84,7 +85,7 @@ class Fingerprint:
     def of_database(cls) -> "Fingerprint":
         quote = connection.ops.quote_name
         parts: dict[str, str] = {}
-        for label in ("casino", "bonus_tie", "specials", "kernel", "history", "audit"):
+        for label in ("casino", "bonus_tie", "specials", "skill_games", "kernel", "history", "audit"):
             for model in apps.get_app_config(label).get_models():
                 db_table, pk = model._meta.db_table, model._meta.pk.column
                 if not model._meta.proxy and db_table not in _LEFT_OUT:
@@ -411,6 +412,21 @@ def _soft_count_sign(world: World) -> Target:
     return Target(world.staff("count_team").client, _at("/api/v1/soft-counts/{}/sign/"), count["id"], {})
 
 
+def _skill_game_create(world: World) -> Target:
+    return Target(
+        world.staff("pit_boss").client, _plain("/api/v1/games/"), None, {"game": "squares", "limit_s": 600}
+    )
+
+
+def _skill_game_move(world: World) -> Target:
+    """A game of Squares in play, moved by its seat's device."""
+    created = world.ok(world.staff("pit_boss").client, "/api/v1/games/", {"game": "squares"})
+    seat = APIClient()
+    seat.credentials(HTTP_AUTHORIZATION=f"Token {created['seats'][0]['token']}")
+    body = {"move": "place", "position": 5, "expected_seq": 0}
+    return Target(seat, _at("/api/v1/games/{}/moves/"), created["id"], body)
+
+
 # Each POST route of the API (config/urls.py and the apps' url modules), and the state its
 # corpus starts from.
 ENDPOINTS: dict[str, Callable[[World], Target]] = {
@@ -447,6 +463,8 @@ ENDPOINTS: dict[str, Callable[[World], Target]] = {
     "api/v1/cage/redemptions/": _redemption,
     "api/v1/soft-counts/": _soft_count,
     "api/v1/soft-counts/<int:count_id>/sign/": _soft_count_sign,
+    "api/v1/games/": _skill_game_create,
+    "api/v1/games/<int:game_id>/moves/": _skill_game_move,
 }
 # At least 2,000 cases in all.
 MIN_CASES_PER_ENDPOINT = -(-MIN_CASES // len(ENDPOINTS))
