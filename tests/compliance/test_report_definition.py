@@ -36,7 +36,7 @@ from reports.figures import KindFigures, TableFigures
 from reports.house_edges import kind_order
 from reports.models import ShiftReport, ShiftReportLine
 from reports.read import API_ORDER, DAILY_ORDER, ROLLUP_ORDER, SUMMED, rollup
-from tests.compliance.test_report_documents import pdf_page_texts
+from tests.support.report_documents import pdf_page_texts
 
 ROW_IDENTITY = {"id", "table", "pit", "gaming_day", "shift"}
 FIELD_OF_UNIT = {

@@ -10,13 +10,13 @@ from audit.models import AuditEvent
 from casino.models import Dealer
 from kernel.forms import SUBMISSION_KEY_FIELD
 from tests.floor.form_keys import form_key
-from tests.floor.test_table_operations import (
+from tests.support.api import TableActors, post
+from tests.support.floor_operations import (
     clock,  # noqa: F401  (the fixed clock of the day shift, autouse)
     page_messages,
     signed_in,
     staff_user,
 )
-from tests.support.api import TableActors, post
 
 pytestmark = pytest.mark.django_db
 

@@ -10,10 +10,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from casino.models import StaffRole
-from tests.floor.test_live_floor import open_for_play, play_a_losing_hand, staff
 from tests.support.api import TableActors
 from tests.support.console import Console, sign_in
 from tests.support.factories import UserFactory
+from tests.support.live_floor import open_for_play, play_a_losing_hand, staff
 from tests.support.rounds import open_shoe
 
 pytestmark = pytest.mark.django_db(transaction=True)

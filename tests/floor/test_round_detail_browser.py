@@ -8,14 +8,14 @@ from selenium.webdriver.common.by import By
 
 from blackjack.models import Round
 from casino.models import GameKind
-from tests.floor.test_round_detail import (
+from tests.support.api import TableActors
+from tests.support.console import Console
+from tests.support.round_stories import (
     call,
     play_disputed_round,
     play_electronic_round_and_close_shoe,
     play_special_round,
 )
-from tests.support.api import TableActors
-from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,10 +17,10 @@ from kernel import idempotency
 from kernel.forms import SUBMISSION_KEY_FIELD
 from kernel.idempotency import form_scope
 from table_money.models import ChipRedemption, MtlEntry
-from tests.floor.test_submitted_once import SCENARIOS, added, tally
-from tests.floor.test_table_operations import clock  # noqa: F401  (the fixed clock of the day shift, autouse)
 from tests.support.api import TableActors
+from tests.support.floor_operations import clock  # noqa: F401  (the fixed clock of the day shift, autouse)
 from tests.support.races import advisory_lock_held, race
+from tests.support.submissions import SCENARIOS, added, tally
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

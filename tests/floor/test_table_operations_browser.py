@@ -14,7 +14,8 @@ from selenium.webdriver.common.by import By
 from blackjack.models import Round
 from casino.models import InventoryKind, TableInventory
 from table_money.models import ChipSlip, SlipStatus
-from tests.floor.test_table_operations import (
+from tests.support.console import Console
+from tests.support.floor_operations import (
     DAY_SHIFT,
     FixedClock,
     Tables,
@@ -24,7 +25,6 @@ from tests.floor.test_table_operations import (
     requested_fill,
     staff_user,
 )
-from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -19,10 +19,10 @@ from audit.exports import _csv_cell
 from kernel.documents import paragraph_text, spreadsheet_text
 from reports.export import shift_report_csv, shift_report_pdf
 from tests.compliance.conftest import BANK, cashier, supervisor_client, title31_clock  # noqa: F401 (fixtures)
-from tests.compliance.test_report_documents import documents
 from tests.support.api import TableActors, cash_buy_in, new_patron, ok, open_table, redeem
 from tests.support.factories import StaffFactory
 from tests.support.gaming_day import GAMING_DAY
+from tests.support.report_documents import documents
 
 FORMULA = '=HYPERLINK("http://x.example/","<img src=x>")'
 MARKUP = "<b>B</b> & <font color=red>R</font>"

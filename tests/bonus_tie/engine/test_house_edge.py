@@ -8,7 +8,6 @@ sequence of a tiny shoe, independently of the engine's shortcuts, and settles th
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import pytest
 from hypothesis import assume, given, settings
@@ -23,6 +22,7 @@ from bonus_tie.engine.paytable import DEFAULT_PAYTABLE, Paytable
 from bonus_tie.engine.rank_counts import Counts, shoe_counts
 from bonus_tie.engine.resolution import FinalHand, Tie, find_tie
 from bonus_tie.engine.tie_odds import TIES, first_deals
+from tests.bonus_tie.engine.scripted_hands import _Hand, _NeedCard, _Script
 
 NO_SPLITS = HouseRules(max_hands=1)
 
@@ -285,40 +285,6 @@ def test_h17_and_s17_agree_without_aces() -> None:
 
 
 # --- brute force -------------------------------------------------------------------------------
-
-
-class _NeedCard(Exception):
-    pass
-
-
-@dataclass
-class _Hand:
-    cards: list[int]
-    split_from: int | None = None
-    doubled: bool = False
-    surrendered: bool = False
-    done: bool = False
-
-    @property
-    def total(self) -> tuple[int, bool]:
-        hard = sum(self.cards)
-        if 1 in self.cards and hard + 10 <= 21:
-            return hard + 10, True
-        return hard, False
-
-
-@dataclass
-class _Script:
-    """Deals a fixed sequence of card values; asks for more when it runs out."""
-
-    values: tuple[int, ...]
-    used: int = field(default=0)
-
-    def draw(self) -> int:
-        if self.used == len(self.values):
-            raise _NeedCard
-        self.used += 1
-        return self.values[self.used - 1]
 
 
 def _play_round(draw: Callable[[], int], rules: HouseRules) -> Tie | None:

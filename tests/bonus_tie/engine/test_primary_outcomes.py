@@ -16,13 +16,12 @@ from bonus_tie.engine.primary_outcomes import (
     up_card_primary_outcomes,
 )
 from bonus_tie.engine.rank_counts import Counts, shoe_counts
-from tests.bonus_tie.engine.test_exact_figures import (
+from tests.bonus_tie.engine.scripted_hands import _NeedCard, _Script
+from tests.bonus_tie.engine.scripted_shoes import (
     ACES_AND_TENS,
     EIGHTS_AND_TENS,
     SEVENS_NINES_TENS,
-    _NeedCard,
     _play_primary,
-    _Script,
 )
 
 
