@@ -11,6 +11,7 @@ class BlackjackConfig(AppConfig):
         from blackjack.engine.rules import RULE_CHANGE_FIELDS, check_house_rule
         from blackjack.models import OPEN_ROUND_STATES, Round
         from blackjack.selectors import plays_on_floor, table_of_round
+        from casino.engine.seats import SEAT_NUMBERS
         from casino.games import Game, RoundSearch, register
         from casino.models import GameKind, Table
         from kernel.problems import answer_code_with
@@ -25,6 +26,7 @@ class BlackjackConfig(AppConfig):
             Game(
                 kind=GameKind.TIE_BONUS,
                 code="tie_bonus",
+                seats=SEAT_NUMBERS,
                 name="tie-bonus blackjack",
                 rule_fields=RULE_CHANGE_FIELDS,
                 has_play_in_progress=blackjack_round_open,

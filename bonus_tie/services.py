@@ -22,7 +22,7 @@ same transaction.
 import datetime as dt
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from audit.services import record_event
-from blackjack.engine.rules import BLACKJACK_PAYS, DealerRule, HouseRules
+from blackjack.engine.rules import BLACKJACK_PAYS, DealerRule, HouseRules, check_house_rule
 from blackjack.mappers import rules_from_json, rules_to_json
 from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.engine.task_map import Progress
@@ -40,7 +40,6 @@ from bonus_tie.mappers import paytable_for
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import DEFAULT_WORKERS, flagged_of, review_to_json, run_review
 from bonus_tie.selectors import get_paytable_version, get_version_in_force, list_versions_missing_report
-from casino.engine.shoe import DECK_COUNTS
 from casino.models import StaffRole
 from kernel.errors import ConflictError, ForbiddenError, NotFoundError, ServiceError
 
@@ -104,12 +103,13 @@ def clean_pays(pays: object) -> dict[str, int]:
 
 def review_rules(*, decks: object = 6, h17: bool = False, blackjack_pays: str = "3:2") -> HouseRules:
     """The house rules a proposal's report is computed for: RULES.md's defaults except these three."""
-    if isinstance(decks, bool) or not isinstance(decks, int) or decks not in DECK_COUNTS:
-        raise ServiceError("invalid_deck_count", "A shoe holds 6 or 8 decks.", field="decks")
-    ratio = BLACKJACK_PAYS.get(blackjack_pays)
-    if ratio is None:
-        raise ServiceError("invalid_blackjack_pays", "Blackjack pays 3:2 or 6:5.", field="blackjack_pays")
-    return HouseRules(decks=decks, dealer=DealerRule.H17 if h17 else DealerRule.S17, blackjack_pays=ratio)
+    check_house_rule("decks", decks)
+    check_house_rule("blackjack_pays", blackjack_pays)
+    return HouseRules(
+        decks=cast(int, decks),
+        dealer=DealerRule.H17 if h17 else DealerRule.S17,
+        blackjack_pays=BLACKJACK_PAYS[blackjack_pays],
+    )
 
 
 def _reason(text: str, *, field: str) -> str:

@@ -51,6 +51,7 @@ class Game:
     kind: str  # `Table.game`
     code: str  # as operators type it: `provision_table --game tie_bonus`
     name: str  # as staff read it: "tie-bonus blackjack"
+    seats: range  # the seat numbers of its tables: casino.engine.seats.SEAT_NUMBERS for both table games
     rule_fields: tuple[str, ...]  # the house-rule fields of the table a rule change may set
     # Whether a round of this game is being played at the table: a shoe or the table is not
     # closed under it.

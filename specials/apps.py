@@ -6,6 +6,7 @@ class SpecialsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from casino.engine.seats import SEAT_NUMBERS
         from casino.engine.shoe import check_shoe_rule
         from casino.games import Game, RoundSearch, register
         from casino.models import GameKind, Table
@@ -22,6 +23,7 @@ class SpecialsConfig(AppConfig):
             Game(
                 kind=GameKind.SPECIAL_POINTS,
                 code="specials",
+                seats=SEAT_NUMBERS,
                 name="special-card points",
                 rule_fields=("decks", "penetration_percent"),
                 has_play_in_progress=round_open,

@@ -43,8 +43,7 @@ from django.db import connection, transaction
 from audit.context import AuditActor
 from audit.services import record_event
 from casino import ledger
-from casino.engine.seats import SEAT_NUMBERS
-from casino.games import play_in_progress
+from casino.games import game_for, play_in_progress
 from casino.locks import lock_table
 from casino.models import AccountKind, Dealer, InventoryKind, MovementKind, Table, TableInventory, Terminal
 from casino.services.report_refresh import refresh_reports_on_commit
@@ -292,8 +291,11 @@ def record_buy_in(
 ) -> BuyIn:
     if terminal.dealer is None:
         raise ForbiddenError("dealer_not_signed_in", "A dealer must be signed in at this terminal.")
-    if seat not in SEAT_NUMBERS:
-        raise ServiceError("invalid_seat", f"Seats are numbered 1 to 7, not {seat}.", field="seat")
+    seats = game_for(terminal.table.game).seats
+    if seat not in seats:
+        raise ServiceError(
+            "invalid_seat", f"Seats are numbered {seats[0]} to {seats[-1]}, not {seat}.", field="seat"
+        )
     if method not in BuyInMethod.values:
         raise ServiceError("invalid_method", "A buy-in is `cash` or `marker`.", field="method")
     patron = resolve_patron(patron_number)

@@ -7,7 +7,7 @@ import pytest
 
 from bonus_tie import services
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
-from kernel.errors import ServiceError
+from kernel.errors import CodedError, ServiceError
 from kernel.problems import status_of
 from tests.bonus_tie.conftest import DEFAULT, LOW_PAYS, Staff, events, propose, state_of_paytables
 
@@ -106,7 +106,7 @@ def test_the_top_pay_allowed_is_accepted(pit_boss: Staff) -> None:
 def test_the_rules_are_those_a_table_can_have(pit_boss: Staff, rules: dict[str, Any], code: str) -> None:
     before = state_of_paytables()
 
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(CodedError) as refused:
         propose(pit_boss, LOW_PAYS, **rules)
 
     assert (status_of(refused.value), refused.value.code) == (422, code)
