@@ -1,5 +1,5 @@
-"""The skill games on the console (RULES.md §3; API.md "Skill games"): the games of a gaming day
-and a game's story replayed from its log.
+"""The skill games on the console (RULES.md §3; API.md "Skill games"): the games of a gaming day,
+a game's story replayed from its log, its re-scoring and its deck's verification.
 
 Read-only pages for the roles that read play on the console: floor supervisors, pit bosses,
 compliance and admins (`console_view()`); the cage and the count team do not reach them. Skill
@@ -20,6 +20,7 @@ from django.views.decorators.http import require_safe
 from floor.access import console_view
 from floor.days import gaming_day_in_url, neighbour_days
 from floor.games.day import games_of_day
+from floor.games.rescore import check_deck, rescore
 from floor.games.story import build_game_story
 from kernel.forms import GamingDayField
 from kernel.gaming_day import gaming_day_and_shift
@@ -78,3 +79,19 @@ def day(request: HttpRequest, gaming_day: dt.date) -> HttpResponse:
 def game_story(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(game_id)
     return render(request, "floor/games/game.html", {"story": build_game_story(game, now=timezone.now())})
+
+
+@require_safe
+@console_view()
+def game_rescore(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game(game_id)
+    return render(
+        request, "floor/games/rescore.html", {"game": game, "verdict": rescore(game, now=timezone.now())}
+    )
+
+
+@require_safe
+@console_view()
+def game_deck(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game(game_id)
+    return render(request, "floor/games/deck.html", {"game": game, "check": check_deck(game)})

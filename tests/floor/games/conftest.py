@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from audit.context import AuditActor
 from casino.engine.cards import ALL_CARDS
+from floor.rounds.cards import ShownCard
 from skill_games import services
 from skill_games.models import Game
 from skill_games.registry import STAFF
@@ -23,7 +24,7 @@ from tests.support.factories import StaffFactory
 from tests.support.gaming_day import Clock, day_shift_clock
 
 SYSTEM = AuditActor(kind="system", username="test")
-__all__ = ["Deck", "Table", "deck_with", "play", "play_out", "start", "total_of"]
+__all__ = ["Deck", "Table", "assert_not_shown", "deck_with", "page", "play", "play_out", "start", "total_of"]
 
 
 @dataclass
@@ -73,6 +74,19 @@ def play_out(table: Table, *, step: Callable[[], None] = lambda: None) -> Table:
         else:
             play(table, {"move": "place", "position": needs["positions"][0]})
     return table
+
+
+def page(client: Client, path: str, status: int = 200) -> str:
+    answer = client.get(path)
+    assert answer.status_code == status, (path, answer.status_code)
+    return answer.content.decode()
+
+
+def assert_not_shown(html: str, codes: list[str]) -> None:
+    for code in codes:
+        assert f'title="{code}"' not in html, code
+        assert f"<li>{code}</li>" not in html, code
+        assert ShownCard(code).label not in html, code
 
 
 @pytest.fixture

@@ -7,24 +7,10 @@ import pytest
 from django.test import Client
 
 from casino.engine.cards import ALL_CARDS
-from floor.rounds.cards import ShownCard
-from tests.floor.games.conftest import deck_with, play, play_out, start, total_of
+from tests.floor.games.conftest import assert_not_shown, deck_with, page, play, play_out, start, total_of
 from tests.support.gaming_day import Clock
 
 pytestmark = pytest.mark.django_db
-
-
-def page(client: Client, path: str, status: int = 200) -> str:
-    answer = client.get(path)
-    assert answer.status_code == status, (path, answer.status_code)
-    return answer.content.decode()
-
-
-def assert_not_shown(html: str, codes: list[str]) -> None:
-    for code in codes:
-        assert f'title="{code}"' not in html, code
-        assert f"<li>{code}</li>" not in html, code
-        assert ShownCard(code).label not in html, code
 
 
 def test_the_day_lists_its_games_with_state_seats_times_score_and_tournament(
@@ -156,7 +142,8 @@ def test_a_finished_squares_game_shows_its_squares_and_the_revealed_deck(
 
 
 def test_an_unknown_game_is_a_404(pit_boss: Client, clock: Clock) -> None:
-    assert pit_boss.get("/floor/games/999999/").status_code == 404
+    for path in ("/floor/games/999999/", "/floor/games/999999/rescore/", "/floor/games/999999/deck/"):
+        assert pit_boss.get(path).status_code == 404
 
 
 @pytest.mark.parametrize("role", ["floor_supervisor", "pit_boss", "compliance", "admin"])
@@ -169,6 +156,8 @@ def test_every_console_role_reads_the_games(
     for path in (
         "/floor/games/day/2026-11-20/",
         f"/floor/games/{attack.id}/",
+        f"/floor/games/{attack.id}/rescore/",
+        f"/floor/games/{attack.id}/deck/",
     ):
         assert client.get(path).status_code == 200, path
     assert 'href="/floor/games/"' in page(client, "/floor/rounds/")  # the console's navigation
@@ -185,6 +174,8 @@ def test_the_cage_and_the_count_team_are_refused(
         "/floor/games/",
         "/floor/games/day/2026-11-20/",
         f"/floor/games/{attack.id}/",
+        f"/floor/games/{attack.id}/rescore/",
+        f"/floor/games/{attack.id}/deck/",
     ):
         assert client.get(path).status_code == 403, path
 

@@ -1,5 +1,5 @@
-"""The skill games' console pages in a real headless Chromium: a pit boss opens the day's games
-and reads a finished game's story."""
+"""The skill games' console pages in a real headless Chromium: a pit boss opens the day's games,
+reads a finished game's story, re-scores it and verifies its deal."""
 
 from collections.abc import Callable
 
@@ -12,7 +12,7 @@ from tests.support.console import Console
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_pit_boss_opens_the_days_games_and_a_story(console: Callable[..., Console]) -> None:
+def test_a_pit_boss_opens_the_days_games_a_story_and_its_re_scoring(console: Callable[..., Console]) -> None:
     finished = play_out(start("attack"))
     playing = play(start("squares"), {"move": "place", "position": 5})
     total = total_of(finished)
@@ -32,3 +32,13 @@ def test_a_pit_boss_opens_the_days_games_and_a_story(console: Callable[..., Cons
     assert boss.read("#score-total") == str(total)
     assert boss.read("table#moves").count("place, column") == 52
     boss.screenshot("skill-game-story-pit_boss")
+
+    boss.follow("#rescore-link")
+    boss.wait_for_text("The recomputed score matches the stored score")
+    assert "verdict ok" in (boss.attribute("#verdict", "class") or "")
+    assert "differs" not in boss.read("table#score-parts")
+    boss.screenshot("skill-game-rescore-pit_boss")
+
+    boss.follow(f'a[href="/floor/games/{finished.id}/deck/"]')
+    boss.wait_for_text("Verified: the revealed order and salt hash to the published commitment")
+    assert boss.read("#commitment") == finished.game.commitment
