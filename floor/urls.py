@@ -22,6 +22,7 @@ urlpatterns = [
     path("tables/", include("floor.operations.urls")),
     path("rule-changes/", include("floor.rule_changes.urls")),
     path("rounds/", include("floor.rounds.urls")),
+    path("games/", include("floor.games.urls")),
     path("patrons/", include("floor.patrons.urls")),
     path("cage/", include("floor.cage.urls")),
     path("compliance/", include("floor.compliance.urls")),

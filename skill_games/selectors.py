@@ -85,3 +85,10 @@ def get_game_snapshot(*, game_id: int, now: dt.datetime) -> GameSnapshot | None:
     if game is None:
         return None
     return game_snapshot(game=game, moves=list_moves(game_id=game_id), now=now)
+
+
+def list_games_started_between(*, start: dt.datetime, end: dt.datetime) -> QuerySet[Game]:
+    """The games started in [start, end), in the order they started, with their seats (for the
+    console's games of a gaming day)."""
+    games = Game.objects.filter(started_at__gte=start, started_at__lt=end)
+    return games.prefetch_related("seats").order_by("started_at", "pk")

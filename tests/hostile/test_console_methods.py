@@ -73,6 +73,7 @@ def test_the_walk_finds_every_console_page() -> None:
     names = {name for name, _ in PAGES}
     assert names >= TAKE_A_FORM  # a page renamed or removed is noticed here
     assert {"home", "pit_map", "ratings_day", "rounds", "round", "rule_changes", "compliance_day"} <= names
+    assert {"games", "games_day", "game", "game_rescore", "game_deck"} <= names
     assert len(PAGES) == len(names)
 
 

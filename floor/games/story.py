@@ -1,0 +1,181 @@
+"""A skill game's story on the console, replayed from what is stored: the deck order and the move
+log, through the game's own engine (`skill_games.registry`), one move at a time.
+
+Each step shows what the move did (the outcome the log keeps), the board after it and the score's
+parts, as staff may see them (`STAFF`: no card the rules keep hidden, so no undealt card and no
+Squares bottom card). Once the game has ended and its deck is revealed, the story shows the whole
+deck too. A stored move the engine refuses is shown as such, with the engine's reason.
+"""
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.utils import timezone
+
+from casino.engine.errors import RuleError
+from floor.rounds.cards import ShownCard
+from skill_games.models import Game, GameState, Move
+from skill_games.registry import STAFF, Adapter, game_for
+from skill_games.selectors import adapter_of, deck_of, elapsed_ms, list_moves
+from skill_games.services import reveal_of
+
+_CARD = re.compile(r"[2-9TJQKA][SHDC]")
+
+
+def shown(value: Any) -> Any:
+    """A board or an outcome as the page shows it: every card code (`TD`) a `ShownCard`."""
+    if isinstance(value, Mapping):
+        return {key: shown(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [shown(item) for item in value]
+    if isinstance(value, str) and _CARD.fullmatch(value):
+        return ShownCard(value)
+    return value
+
+
+def label_of(key: str) -> str:
+    """`no_bust_bonus` -> `No bust bonus`."""
+    words = key.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def elapsed_text(ms: int) -> str:
+    """Milliseconds since the start as `m:ss.mmm` (`83456` -> `1:23.456`)."""
+    minutes, rest = divmod(ms, 60_000)
+    seconds, millis = divmod(rest, 1000)
+    return f"{minutes}:{seconds:02d}.{millis:03d}"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of an outcome or a score: its label and value (a card, a number, a list)."""
+
+    key: str
+    label: str
+    value: Any
+
+    @property
+    def is_card(self) -> bool:
+        return isinstance(self.value, ShownCard)
+
+    @property
+    def is_list(self) -> bool:
+        return isinstance(self.value, list)
+
+
+def parts_of(values: Mapping[str, Any] | None, *, words: bool = False) -> list[Part]:
+    """Each value as the page shows it; with `words`, a name such as `catch_21` as `catch 21`."""
+    return [
+        Part(key, label_of(key), value.replace("_", " ") if words and isinstance(value, str) else value)
+        for key, value in ((key, shown(value)) for key, value in (values or {}).items())
+    ]
+
+
+def move_text(record: Mapping[str, Any]) -> str:
+    """A logged move as staff read it: `place, column 2`, `cash in`."""
+    fields = ", ".join(f"{label_of(key).lower()} {value}" for key, value in record.items() if key != "move")
+    name = str(record.get("move", "?")).replace("_", " ")
+    return f"{name}, {fields}" if fields else name
+
+
+@dataclass(frozen=True)
+class Step:
+    """One logged move: who, when (server time and since the start), what it did, and the board and
+    score after it (None when the stored move does not replay)."""
+
+    seq: int
+    seat: int
+    move: str
+    at: dt.datetime
+    elapsed: str
+    automatic: bool
+    outcome: list[Part]
+    board: dict[str, Any] | None
+    score: list[Part]
+    refused: str = ""
+
+
+@dataclass(frozen=True)
+class GameStory:
+    game: Game
+    name: str  # the game as people read it: "Blackjack Attack"
+    seats: list[int]
+    over: bool  # finished, by its last move or by the clock (read now)
+    start_board: dict[str, Any]
+    steps: list[Step]
+    board: dict[str, Any] | None  # now, or at the end
+    score: list[Part]
+    total: Any
+    deck: list[ShownCard] | None  # the whole deck, once revealed
+    problem: str = ""  # why the log stops replaying
+
+    @property
+    def board_templates(self) -> list[str]:
+        """The game's own board template, else the generic one."""
+        return [f"floor/games/boards/{self.game.kind}.html", "floor/games/boards/generic.html"]
+
+
+def _view(adapter: Adapter[Any, Any], state: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    view = adapter.view(state, STAFF)
+    return shown(view.get("board") or {}), view.get("score") or {}
+
+
+def build_game_story(game: Game, *, now: dt.datetime | None = None) -> GameStory:
+    """Replay the game's log one move at a time, from the deck order, as staff may see it; the
+    clock is read at the game's end (or `now` while it is played)."""
+    adapter = adapter_of(game)
+    moves: list[Move] = list(list_moves(game_id=game.pk))
+    state = adapter.new_game(deck_of(game), game.settings)
+    start_board, _ = _view(adapter, state)
+    steps: list[Step] = []
+    problem = ""
+    for move in moves:
+        step = Step(
+            seq=move.seq,
+            seat=move.seat,
+            move=move_text(move.move),
+            at=move.received_at,
+            elapsed=elapsed_text(move.elapsed_ms),
+            automatic=move.automatic,
+            outcome=parts_of(move.outcome, words=True),
+            board=None,
+            score=[],
+        )
+        if problem:
+            steps.append(replace(step, refused="not replayed"))
+            continue
+        try:
+            state = adapter.apply_move(
+                state, adapter.parse_move(move.move, seat=move.seat, at_ms=move.elapsed_ms)
+            )
+        except (RuleError, ValueError, KeyError, TypeError) as refused:
+            problem = f"Move {move.seq} does not replay: {refused}"
+            steps.append(replace(step, refused=str(refused)))
+            continue
+        after, score_after = _view(adapter, state)
+        steps.append(replace(step, board=after, score=parts_of(score_after)))
+    read_at = game.finished_at or now or timezone.now()
+    board: dict[str, Any] | None = None
+    score: dict[str, Any] = {}
+    over = game.state == GameState.FINISHED
+    if not problem:
+        state = adapter.advance_clock(state, now_ms=elapsed_ms(game, read_at)).state
+        board, score = _view(adapter, state)
+        over = over or adapter.end(state) is not None
+    reveal = reveal_of(game)
+    return GameStory(
+        game=game,
+        name=game_for(game.kind).name,
+        seats=sorted(seat.number for seat in game.seats.all()),
+        over=over,
+        start_board=start_board,
+        steps=steps,
+        board=board,
+        score=parts_of(score),
+        total=score.get("total"),
+        deck=None if reveal is None else [ShownCard(code) for code in reveal["order"]],
+        problem=problem,
+    )
