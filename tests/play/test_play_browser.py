@@ -18,6 +18,7 @@ from tests.skill_games.conftest import deck_with
 from tests.support.api import client_with_token, ok
 from tests.support.browser import CHROMIUM_FLAGS, acting
 from tests.support.console import Console
+from tests.support.gaming_day import Clock, day_shift_clock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -71,6 +72,11 @@ def window(chromium: WebDriver) -> Iterator[Callable[[int, int], None]]:
     yield lambda width, height: chromium.set_window_size(width, height)
     width, height = DESKTOP.split(",")
     chromium.set_window_size(int(width), int(height))
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
+    return day_shift_clock(monkeypatch, settings)
 
 
 def seated(chromium: WebDriver, live_server: Any, game: Dealt) -> Console:
@@ -149,6 +155,11 @@ def test_a_whole_attack_game_with_the_keyboard(
             message = str(page.wait_for(lambda b: b.execute_script(_BOARD)["message"] or "", "the refusal"))
             assert message.startswith("That move is not allowed:")
             assert board(page)["seq"] == now["seq"]
+            screenshot(chromium, "attack-refused-1024x768")
+            window(390, 844)
+            page.wait_for(lambda b: b.execute_script("return window.innerWidth < 640;"), "a phone's width")
+            screenshot(chromium, "attack-phone")
+            window(1024, 768)
             refused = True
         if now["undo"] and not undone and now["seq"] >= 20:
             press(chromium, "u")
@@ -161,13 +172,14 @@ def test_a_whole_attack_game_with_the_keyboard(
     assert undone
 
     final = check_the_end(page, game)
+    assert page.read("#how") == "The deck is played out."
     assert final["score"]["no_bust_bonus"] == 0
     assert final["score"]["time_bonus"] > 0
     score = final["score"]
 
     def part(label: str, field: str, points: int) -> list[str]:
         times = "\N{MULTIPLICATION SIGN}"
-        return [f"{label} {times} {points}", f"{score[field]} {times} {points}", str(score[field] * points)]
+        return [label, f"{score[field]} {times} {points}", str(score[field] * points)]
 
     assert score_rows(page) == [
         part("Catch 21", "catch_21", 50),
@@ -217,9 +229,36 @@ def test_a_whole_squares_game_with_the_mouse(
     assert swapped
 
     final = check_the_end(page, game)
+    assert page.read("#how") == "All five squares are cashed in."
     assert final["score"]["squares"][0] == 126
     squares = [
         [f"Square {n}", "", str(points)] for n, points in enumerate(final["score"]["squares"], start=1)
     ]
     assert score_rows(page) == [*squares, ["Score", "", str(final["score"]["total"])]]
     screenshot(chromium, "squares-end-1024x768")
+
+
+def test_the_deadline_ends_the_game_on_the_page_by_itself(
+    chromium: WebDriver, live_server: Any, deal: Callable[..., Dealt], clock: Clock
+) -> None:
+    """The clock shown is the server's; at 0:00 the page shows the end without any move."""
+    game = deal("attack", deck_with("KH AS 5C"))
+    page = seated(chromium, live_server, game)
+    now = board(page)
+    for key in "11":  # KH, AS: Catch 21, 50
+        press(chromium, key)
+        now = after(page, now["seq"])
+    clock.advance(seconds=240)
+    page.wait_for(lambda b: b.find_element(By.ID, "clock").text in ("1:00", "0:59"), "a minute left")
+
+    clock.advance(seconds=60)
+
+    final = check_the_end(page, game)
+    assert page.read("#how") == "Time is up: the points so far count, with no bonus."
+    assert final["score"]["total"] == 50
+    assert score_rows(page)[-3:] == [
+        ["No-Bust bonus", "", "0"],
+        ["Time bonus", "", "0"],
+        ["Score", "", "50"],
+    ]
+    screenshot(chromium, "attack-time-up")

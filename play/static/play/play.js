@@ -171,7 +171,9 @@
           [
             el("span", { class: "column-head" }, [
               el("span", { class: "key", text: String(column.column) }),
-              el("span", { class: "total", text: column.cards.length ? shown : "empty" }),
+              column.cards.length
+                ? el("span", { class: "total", text: shown })
+                : el("span", { class: "total empty", text: "empty" }),
             ]),
             el("span", { class: "pile" }, column.cards.map((card) => cardFace(card, "small"))),
             allowed ? null : el("span", { class: "note", text: "Does not fit" }),
@@ -262,10 +264,10 @@
     const score = game.score;
     if (game.game === "attack") {
       return [
-        ["Catch 21 × 50", score.catch_21 + " × 50", score.catch_21 * 50],
-        ["Black Jack Attack × 75", score.black_jack_attack + " × 75", score.black_jack_attack * 75],
-        ["Five Card Charlie × 100", score.five_card_charlie + " × 100", score.five_card_charlie * 100],
-        ["Streak plays × 25", score.streak_plays + " × 25", score.streak_plays * 25],
+        ["Catch 21", score.catch_21 + " × 50", score.catch_21 * 50],
+        ["Black Jack Attack", score.black_jack_attack + " × 75", score.black_jack_attack * 75],
+        ["Five Card Charlie", score.five_card_charlie + " × 100", score.five_card_charlie * 100],
+        ["Streak plays", score.streak_plays + " × 25", score.streak_plays * 25],
         ["No-Bust bonus", "", score.no_bust_bonus === null ? "none" : score.no_bust_bonus],
         ["Time bonus", "", score.time_bonus === null ? "none" : score.time_bonus],
       ];
@@ -304,8 +306,17 @@
         if (checked) checked.textContent = hex === game.commitment ? "Checked on this device: the order and salt match the commitment." : "Warning: the order and salt do not match the commitment.";
       });
     }
+    const timeUp = game.ends_at && Date.parse(game.server_time) >= Date.parse(game.ends_at);
+    const how = timeUp
+      ? game.game === "attack"
+        ? "Time is up: the points so far count, with no bonus."
+        : "Time is up: every square not cashed in scores −126."
+      : game.game === "attack"
+        ? "The deck is played out."
+        : "All five squares are cashed in.";
     return [
       el("h1", { text: game.game === "attack" ? "Blackjack Attack: game over" : "Blackjack Squares: game over" }),
+      el("p", { id: "how", class: "how", text: how }),
       el("table", { class: "score" }, [el("tbody", {}, rows)]),
       verify,
     ];
