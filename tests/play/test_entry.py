@@ -63,6 +63,7 @@ def test_a_link_prefills_the_form_and_entry_keeps_the_token_in_a_cookie_for_play
     assert f'value="{game.token}"' in prefilled.content.decode()
     assert COOKIE not in prefilled.cookies  # not entered yet: the player presses Play
     assert 'action="/play/"' in prefilled.content.decode()  # posted without the query string
+    assert "/static/play/entry.js" in prefilled.content.decode()  # which clears the address bar
 
     response = entered(client, game.token)
 

@@ -84,8 +84,9 @@ def seated(chromium: WebDriver, live_server: Any, game: Dealt) -> Console:
     page = Console(browser=chromium, base_url=live_server.url, username="player")
     page.open(f"/play/?token={game.token}")
     assert page.attribute("#token", "value") == game.token
+    page.wait_for(lambda b: b.current_url == f"{live_server.url}/play/", "the token gone from the URL")
     page.follow("button[type=submit]")
-    assert chromium.current_url == f"{live_server.url}/play/"  # no token left in the URL
+    assert chromium.current_url == f"{live_server.url}/play/"
     board(page)
     return page
 

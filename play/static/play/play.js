@@ -12,6 +12,7 @@
   const root = document.getElementById("game");
   const message = document.getElementById("message");
   const POLL_MS = 1000;
+  const REVEAL_POLL_MS = 5000;
 
   let game = null; // the last answer
   let leftAtAnswer = null; // ms left on the server's clock when that answer was made
@@ -84,10 +85,14 @@
 
   function accept(answer) {
     if (game && answer.id === game.id && answer.seq < game.seq) return; // an older read, late
+    // The same move count and state: only the clock moved. The board stays as it is (and keeps
+    // the focus of a player who moves with the Tab key).
+    const same = game && answer.id === game.id && answer.seq === game.seq && answer.state === game.state && !!answer.reveal === !!game.reveal;
     game = answer;
     answeredAt = performance.now();
     leftAtAnswer = answer.ends_at ? Date.parse(answer.ends_at) - Date.parse(answer.server_time) : null;
-    render();
+    if (same) tick();
+    else render();
   }
 
   async function poll() {
@@ -99,7 +104,9 @@
     } catch (error) {
       say("The game cannot be reached just now; trying again.");
     }
+    // Over, the deck is shown once every game dealt from it has ended (a duplicate heat).
     if (!game || game.state === "playing") window.setTimeout(poll, POLL_MS);
+    else if (!game.reveal) window.setTimeout(poll, REVEAL_POLL_MS);
   }
 
   async function send(move) {
