@@ -1,7 +1,9 @@
-"""The player page's fixtures: a practice game created on a known deck, and its seat token."""
+"""The player page's fixtures: a practice game created on a known deck, and its seat token; the
+clock fixed (and moved by the test)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -9,6 +11,7 @@ from django.utils import timezone
 from audit.context import AuditActor
 from casino.engine.cards import ALL_CARDS, Card
 from skill_games import services
+from tests.support.gaming_day import Clock, day_shift_clock
 
 PIT_BOSS = AuditActor(kind="system", username="tests:pit boss")
 
@@ -31,3 +34,8 @@ def deal() -> Callable[..., Dealt]:
         return Dealt(id=snapshot.game.pk, token=snapshot.tokens[1])
 
     return deal
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
+    return day_shift_clock(monkeypatch, settings)

@@ -15,7 +15,7 @@ from play.seats import COOKIE, seat_for_token
 from tests.play.conftest import Dealt
 from tests.skill_games.conftest import deck_with
 from tests.support.factories import StaffFactory
-from tests.support.gaming_day import Clock, day_shift_clock
+from tests.support.gaming_day import Clock
 
 pytestmark = pytest.mark.django_db
 
@@ -27,11 +27,6 @@ HOSTILE = {
     "no_dot": "abcdefgh",
     "unknown": "abcd1234.not-a-real-key",
 }
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
-    return day_shift_clock(monkeypatch, settings)
 
 
 def entered(client: Client, token: str) -> Any:

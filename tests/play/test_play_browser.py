@@ -18,7 +18,7 @@ from tests.skill_games.conftest import deck_with
 from tests.support.api import client_with_token, ok
 from tests.support.browser import CHROMIUM_FLAGS, acting
 from tests.support.console import Console
-from tests.support.gaming_day import Clock, day_shift_clock
+from tests.support.gaming_day import Clock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -72,11 +72,6 @@ def window(chromium: WebDriver) -> Iterator[Callable[[int, int], None]]:
     yield lambda width, height: chromium.set_window_size(width, height)
     width, height = DESKTOP.split(",")
     chromium.set_window_size(int(width), int(height))
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Clock:
-    return day_shift_clock(monkeypatch, settings)
 
 
 def seated(chromium: WebDriver, live_server: Any, game: Dealt) -> Console:
