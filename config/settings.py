@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "audit",
     "history",
     "floor",
+    "play",  # the player page of the skill games (a seat token, no staff login)
 ]
 
 MIDDLEWARE = [

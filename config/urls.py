@@ -10,6 +10,7 @@ urlpatterns = [
     path("", RedirectView.as_view(pattern_name="floor:home"), name="root"),
     path("floor/", include("floor.urls")),
     path("admin/", admin.site.urls),
+    path("play/", include("play.urls")),
     # For signed-in staff only (config.api_docs).
     path("api/v1/schema/", schema_view, name="schema"),
     path("api/v1/docs/", swagger_view, name="api-docs"),

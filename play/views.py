@@ -1,0 +1,153 @@
+"""The player page (API.md "Skill games": the device that holds a seat token).
+
+Design: the page's script (`static/play/play.js`) talks to two small JSON views here, which call
+the skill-game services themselves, rather than to `/api/v1/games/` with the token. The seat
+token is then entered once, kept in a signed HttpOnly cookie scoped to `/play/`, and never handed
+to the page's script: a script that got into the page, an extension or a shoulder-surfed devtools
+panel on a shared kiosk cannot carry the token away. The moves are still the API's: the same
+services, the same checks in the same order, the same answer (`game_payload`, as the seat sees
+it) and the same codes (`kernel.problems.status_of`). A move carries `expected_seq`, so a resent
+move (a double tap, a retry after a lost answer) is refused `stale_game` instead of playing twice:
+that is the page's idempotency, without an Idempotency-Key store. POSTs are same-origin with the
+CSRF token and the cookie is SameSite=Strict.
+
+No staff session reaches the game: only the seat cookie opens it, and a staff member without one
+gets the token form."""
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from audit.context import AuditActor
+from kernel.errors import CodedError
+from kernel.problems import status_of
+from play.seats import PlayerSeat, forget_token, keep_token, seat_for_token, seat_of
+from skill_games import selectors, services
+from skill_games.api.presenters import game_payload
+from skill_games.registry import Caller
+
+CLOCK = AuditActor(kind="system", username="skill_games:clock")
+MAX_BODY_BYTES = 1024
+MOVES = {"place", "undo", "swap", "cash_in"}
+UNKNOWN_SEAT = "That is not a seat token of a game. Check it and type it again, or ask the cashier."
+
+
+def _problem(status: int, code: str, detail: str) -> JsonResponse:
+    return JsonResponse({"code": code, "detail": detail}, status=status)
+
+
+def _let_clock_act(seat: PlayerSeat) -> None:
+    """A deadline acts by itself (RULES.md §3), before the request reads or moves."""
+    with transaction.atomic(durable=True):
+        services.apply_due_deadline(game_id=seat.game_id, now=timezone.now(), actor=CLOCK)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def play_page(request: HttpRequest) -> HttpResponse:
+    """The game of the seat this device holds, or the token form (prefilled by a `?token=` link)."""
+    if request.method == "POST":
+        token = request.POST.get("token", "")
+        if seat_for_token(token) is None:
+            context = {"error": UNKNOWN_SEAT}
+            return render(request, "play/entry.html", context, status=400)
+        response = redirect("play:page")  # the token leaves the URL and the form
+        keep_token(response, request, token)
+        return response
+    seat = seat_of(request)
+    if seat is None:
+        prefill = request.GET.get("token", "")
+        context = {"prefill": prefill if seat_for_token(prefill) else ""}
+        return render(request, "play/entry.html", context)
+    return render(request, "play/game.html", {"seat": seat})
+
+
+@never_cache
+@require_POST
+def leave(request: HttpRequest) -> HttpResponse:
+    """The device forgets its seat token (the next player enters theirs)."""
+    response = redirect("play:page")
+    forget_token(response)
+    return response
+
+
+def seat_view(
+    view: Callable[[HttpRequest, PlayerSeat], HttpResponse],
+) -> Callable[[HttpRequest], HttpResponse]:
+    """A JSON view of the seat this device holds (403 `seat_token_required` without one), after
+    the game's clock has acted; never cached."""
+
+    @never_cache
+    @wraps(view)
+    def with_seat(request: HttpRequest) -> HttpResponse:
+        seat = seat_of(request)
+        if seat is None:
+            return _problem(403, "seat_token_required", "Enter your seat token to play.")
+        _let_clock_act(seat)
+        return view(request, seat)
+
+    return with_seat
+
+
+@require_GET
+@seat_view
+def game_state(request: HttpRequest, seat: PlayerSeat) -> HttpResponse:
+    """The game as its seat sees it (polled by the page about once a second)."""
+    snapshot = selectors.get_game_snapshot(game_id=seat.game_id, now=timezone.now())
+    if snapshot is None:
+        return _problem(404, "not_found", "This game no longer exists.")
+    return JsonResponse(game_payload(snapshot, Caller(seat=seat.seat)))
+
+
+def _move_of(raw: bytes) -> tuple[dict[str, Any], int | None] | None:
+    """The move's fields and `expected_seq` from a JSON body, or None when it is not a move."""
+    if len(raw) > MAX_BODY_BYTES:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("move") not in MOVES:
+        return None
+    body: dict[str, Any] = {"move": data["move"]}
+    for name in ("column", "position"):
+        value = data.get(name)
+        if value is not None:
+            if type(value) is not int:
+                return None
+            body[name] = value
+    expected = data.get("expected_seq")
+    if expected is not None and type(expected) is not int:
+        return None
+    return body, expected
+
+
+@require_POST
+@seat_view
+def move(request: HttpRequest, seat: PlayerSeat) -> HttpResponse:
+    """One move of the seat: the game as the seat sees it, or the refusal's code and reason."""
+    parsed = _move_of(request.body)
+    if parsed is None:
+        return _problem(400, "malformed_request", "That is not a move of this game.")
+    body, expected_seq = parsed
+    try:
+        with transaction.atomic(durable=True):
+            snapshot = services.play_move(
+                game_id=seat.game_id,
+                seat=seat.seat,
+                body=body,
+                expected_seq=expected_seq,
+                actor=AuditActor(kind="system", username=f"seat {seat.seat} of game {seat.game_id}"),
+                now=timezone.now(),
+            )
+    except CodedError as error:
+        return _problem(status_of(error), error.code, error.detail)
+    return JsonResponse(game_payload(snapshot, Caller(seat=seat.seat)))
