@@ -36,8 +36,19 @@ def shown(value: Any) -> Any:
     return value
 
 
+# The rules' own names for the parts of a score (RULES.md §3.1), where plain words would lose them.
+_NAMED_PARTS = {
+    "catch_21": "Catch 21",
+    "black_jack_attack": "Black Jack Attack",
+    "five_card_charlie": "Five Card Charlie",
+    "no_bust_bonus": "No-Bust bonus",
+}
+
+
 def label_of(key: str) -> str:
-    """`no_bust_bonus` -> `No bust bonus`."""
+    """`time_bonus` -> `Time bonus`; the rules' named plays as the rules name them."""
+    if key in _NAMED_PARTS:
+        return _NAMED_PARTS[key]
     words = key.replace("_", " ").strip()
     return words[:1].upper() + words[1:]
 
