@@ -1,0 +1,46 @@
+"""A refused move as the models say the service must refuse it (API.md: status and code), and the
+checks every move goes through first, in RULES.md §3's order; what a game shows."""
+
+from typing import Any
+
+
+class Refused(Exception):
+    def __init__(self, status: int, code: str) -> None:
+        super().__init__(f"{status} {code}")
+        self.status, self.code = status, code
+
+
+def check_first(body: dict[str, object], *, ended: str | None, seq: int) -> None:
+    """Game over (the game ended by its own last move), then the clock (a deadline ended it), then
+    (API.md) an `expected_seq` the game has moved past."""
+    if ended == "time_up":
+        raise Refused(409, "time_up")
+    if ended is not None:
+        raise Refused(409, "game_over")
+    if "expected_seq" in body and body["expected_seq"] != seq:
+        raise Refused(409, "stale_game")
+
+
+class Shown:
+    """What the service shows of a game (API.md), from a model's own `needs`, `board`, `score`."""
+
+    seq: int
+    ended: str | None
+
+    def needs(self) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def board(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def score(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def game(self) -> dict[str, Any]:
+        return {
+            "state": "playing" if self.ended is None else "finished",
+            "seq": self.seq,
+            "needs": self.needs(),
+            "board": self.board(),
+            "score": self.score(),
+        }
