@@ -7,7 +7,7 @@ import datetime as dt
 import hashlib
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -154,7 +154,7 @@ class Session:
 
 def play_many(
     play: Callable[[int, Callable[..., Played], Clock, Counter[str]], None],
-    seeds: range,
+    seeds: Iterable[int],
     start: Callable[..., Played],
     clock: Clock,
 ) -> Counter[str]:

@@ -74,9 +74,10 @@ def test_a_few_random_games_agree_with_the_model(start: Callable[..., Played], c
     assert seen["ended deck_played_out"] + seen["ended time_up"] == 5
 
 
-def test_a_hundred_random_games_agree_with_the_model(start: Callable[..., Played], clock: Clock) -> None:
-    seen = play_many(play, range(1000, 1100), start, clock)
-    assert seen["ended deck_played_out"] + seen["ended time_up"] == 100
+def test_forty_random_games_agree_with_the_model(start: Callable[..., Played], clock: Clock) -> None:
+    # Seed 1071 plays a whole deck without a bust, which random play rarely does.
+    seen = play_many(play, [*range(1000, 1039), 1071], start, clock)
+    assert seen["ended deck_played_out"] + seen["ended time_up"] == 40
     # The games went where the rules have something to say.
     for what in ("move_not_allowed", "game_over", "time_up", "stale_game", "bust", "stays", "undone"):
         assert seen[what] > 0, (what, seen)

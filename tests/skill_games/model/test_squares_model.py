@@ -84,9 +84,9 @@ def test_a_few_random_games_agree_with_the_model(start: Callable[..., Played], c
     assert seen["ended cashed_out"] + seen["ended time_up"] == 5
 
 
-def test_a_hundred_random_games_agree_with_the_model(start: Callable[..., Played], clock: Clock) -> None:
-    seen = play_many(play, range(2000, 2100), start, clock)
-    assert seen["ended cashed_out"] + seen["ended time_up"] == 100
+def test_forty_random_games_agree_with_the_model(start: Callable[..., Played], clock: Clock) -> None:
+    seen = play_many(play, range(2000, 2040), start, clock)
+    assert seen["ended cashed_out"] + seen["ended time_up"] == 40
     for what in (
         "an eighth swap",
         "a swap of an empty position",
