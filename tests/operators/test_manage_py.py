@@ -14,7 +14,7 @@ MANAGE_PY = str(Path(settings.BASE_DIR) / "manage.py")
 SYSTEM_PYTHON = "/usr/bin/python3"
 COMMANDS = [
     "provision_table", "create_staff", "check_ledger", "shift_report", "paytable_report", "audit_verify",
-    "audit_export", "audit_grants", "seed_demo", "run_service",
+    "audit_export", "audit_grants", "seed_demo", "run_service", "unlock_staff", "rescore_game",
 ]  # fmt: skip
 SETTINGS_VARIABLES = (
     "DJANGO_SECRET_KEY",

@@ -143,3 +143,13 @@ def test_rescore_game_recomputes_the_score_from_the_log(
         call_command("rescore_game", str(game.id))
     with pytest.raises(CommandError, match="No game"):
         call_command("rescore_game", "999999")
+
+
+@pytest.mark.parametrize("game_id", ["abc", "0", "-3", str(2**63), "1e3", "\x00"])
+def test_rescore_game_refuses_a_malformed_id_in_one_plain_line(game_id: str) -> None:
+    with pytest.raises(CommandError) as refused:
+        call_command("rescore_game", game_id)
+
+    message = str(refused.value)
+    assert message.startswith("Error: argument game_id: ")
+    assert len(message.splitlines()) == 1

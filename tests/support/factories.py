@@ -58,7 +58,7 @@ class ProvisionedTableFactory(factory.Factory[ProvisionedTable]):
 
     @classmethod
     def _build(cls, model_class: type[ProvisionedTable], *args: Any, **kwargs: Any) -> ProvisionedTable:
-        raise NotImplementedError("a provisioned table exists only in the database: use create()")
+        raise TypeError("a provisioned table exists only in the database: use create()")
 
 
 class StaffFactory(factory.Factory[ProvisionedStaff]):
@@ -79,7 +79,7 @@ class StaffFactory(factory.Factory[ProvisionedStaff]):
 
     @classmethod
     def _build(cls, model_class: type[ProvisionedStaff], *args: Any, **kwargs: Any) -> ProvisionedStaff:
-        raise NotImplementedError("a staff member exists only in the database: use create()")
+        raise TypeError("a staff member exists only in the database: use create()")
 
 
 # --- bare rows -----------------------------------------------------------------------------------------

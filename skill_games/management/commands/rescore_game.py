@@ -4,18 +4,20 @@ alone, and whether it matches the score the game ended with (RULES.md §3)."""
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
+from audit.management.base import PlainErrorsCommand
+from casino.management.arguments import BIGINT_MAX, whole_number
 from kernel.errors import CodedError
 from skill_games.services import rescore_game
 
 
-class Command(BaseCommand):
+class Command(PlainErrorsCommand):
     help = "Recompute a skill game's score from its log and say whether it matches the stored one."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("game_id", type=int)
+        parser.add_argument("game_id", type=whole_number(1, BIGINT_MAX), help="the game's id")
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:

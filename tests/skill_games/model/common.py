@@ -1,6 +1,7 @@
 """A refused move as the models say the service must refuse it (API.md: status and code), and the
 checks every move goes through first, in RULES.md §3's order; what a game shows."""
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 
@@ -21,20 +22,23 @@ def check_first(body: dict[str, object], *, ended: str | None, seq: int) -> None
         raise Refused(409, "stale_game")
 
 
-class Shown:
+class Shown(ABC):
     """What the service shows of a game (API.md), from a model's own `needs`, `board`, `score`."""
 
     seq: int
     ended: str | None
 
+    @abstractmethod
     def needs(self) -> dict[str, Any] | None:
-        raise NotImplementedError
+        """The game's `needs` as API.md shapes it."""
 
+    @abstractmethod
     def board(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """The game's `board` as API.md shapes it."""
 
+    @abstractmethod
     def score(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """The game's `score` as API.md shapes it."""
 
     def game(self) -> dict[str, Any]:
         return {
