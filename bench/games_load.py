@@ -12,7 +12,9 @@ Each simulated device plays one game (Attack or Squares, `--squares` the share o
 the HTTP API with the seat token the game was created with: a move every 1-4 s (`--gap`, uniform,
 on a schedule of its own kept whatever the answers: open loop), chosen from the `needs` of the
 last answer and sent with its `expected_seq`, and a poll of the game (`GET /api/v1/games/{id}/`)
-every second (`--poll`), as a device's screen refreshes. When a game ends the device has a new one
+every second (`--poll`), as a device's screen refreshes: like the player page, it sends back the
+ETag of the last whole game it read, so a poll while nothing has changed is a `304`. `--poll 0`
+leaves the polls out: the CPU per move is then the moves' own. When a game ends the device has a new one
 created by the pit boss (`POST /api/v1/games/`, counted as `create`) and plays on. Latency is
 measured from the scheduled send time (queueing shows), each device using one keep-alive
 connection for its moves and one for its polls.
@@ -42,6 +44,7 @@ import secrets
 import shutil
 import statistics
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -63,6 +66,7 @@ class Device:
     moves: load.Http | None = None
     polls: load.Http | None = None
     game: dict[str, Any] | None = None
+    shown_tag: str = ""  # the ETag of the last whole game the device read (its polls send it back)
     played: int = 0
 
     def next_move(self) -> dict[str, Any]:
@@ -90,11 +94,14 @@ class Window:
     latencies: dict[str, list[float]] = dataclasses.field(default_factory=dict)
     refused: Counter[tuple[str, int, str]] = dataclasses.field(default_factory=Counter)
     answered: Counter[str] = dataclasses.field(default_factory=Counter)  # answered in the window
+    not_modified: int = 0  # polls answered 304 in the window
+    own_cpu: list[float] = dataclasses.field(default_factory=list)  # this process's CPU at start and end
     finished: int = 0
 
     def record(self, endpoint: str, scheduled: float, done: float, answer: load.Answer | None) -> None:
         if self.start <= done < self.end:
             self.answered[endpoint] += 1
+            self.not_modified += answer is not None and answer.status == 304
         if self.start <= scheduled < self.end:
             self.latencies.setdefault(endpoint, []).append(done - scheduled)
             if answer is None:
@@ -104,11 +111,20 @@ class Window:
 
 
 async def timed(
-    http: load.Http, window: Window, endpoint: str, scheduled: float, method: str, path: str, body: Any = None
+    http: load.Http,
+    window: Window,
+    endpoint: str,
+    scheduled: float,
+    method: str,
+    path: str,
+    body: Any = None,
+    *,
+    tag: str = "",
 ) -> load.Answer | None:
     loop = asyncio.get_running_loop()
     try:
-        answer: load.Answer | None = await asyncio.wait_for(http.request(method, path, body), 60)
+        request = http.request(method, path, body, if_none_match=tag)
+        answer: load.Answer | None = await asyncio.wait_for(request, 60)
     except (TimeoutError, OSError, load.ConnectionLost, asyncio.IncompleteReadError, ValueError):
         answer = None
         await http.close()
@@ -134,6 +150,7 @@ async def new_game(device: Device, url: str, boss: str, window: Window, schedule
             await old.close()
     token = answer.body["seats"][0]["token"]
     device.moves, device.polls, device.game = load.Http(url, token), load.Http(url, token), answer.body
+    device.shown_tag = ""
     device.played += 1
 
 
@@ -167,7 +184,12 @@ async def poll(device: Device, window: Window, every: float) -> None:
     while scheduled < window.end:
         await asyncio.sleep(max(0.0, scheduled - loop.time()))
         if device.polls is not None and device.game is not None:
-            await timed(device.polls, window, "poll", scheduled, "GET", f"{API}/games/{device.game['id']}/")
+            path = f"{API}/games/{device.game['id']}/"
+            answer = await timed(device.polls, window, "poll", scheduled, "GET", path, tag=device.shown_tag)
+            if answer is not None and answer.status == 200:
+                device.shown_tag = answer.etag
+                if answer.body["id"] == device.game["id"] and answer.body["seq"] >= device.game["seq"]:
+                    device.game = answer.body
         scheduled += every
 
 
@@ -196,10 +218,12 @@ async def run_games(
         for moment in (window.start, window.end):
             await asyncio.sleep(max(0.0, moment - loop.time()))
             readings.append(meter.snapshot())
+            window.own_cpu.append(time.process_time())
 
     gap = (args.gap_low, args.gap_high)
     tasks = [asyncio.create_task(play(d, url, boss, window, gap)) for d in devices]
-    tasks += [asyncio.create_task(poll(d, window, args.poll)) for d in devices]
+    if args.poll > 0:
+        tasks += [asyncio.create_task(poll(d, window, args.poll)) for d in devices]
     await measure()
     await asyncio.gather(*tasks)
     for device in devices:
@@ -235,6 +259,8 @@ def report_games(window: Window, before: load.Snapshot, after: load.Snapshot, de
         f"measured window {span:.1f} s: {moves / span:,.1f} moves/s, {window.answered['poll'] / span:,.1f} polls/s, "
         f"{window.answered['create'] / span:,.2f} games created/s ({window.finished} games finished in the window)"
     )
+    polls = window.answered["poll"]
+    print(f"polls answered 304 Not Modified: {window.not_modified:,} of {polls:,}")
     print("latency in ms, from the scheduled send time:")
     print(f"  {'call':<8} {'calls':>8} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8} {'mean':>8}")
     for name in ENDPOINTS:
@@ -254,6 +280,9 @@ def report_games(window: Window, before: load.Snapshot, after: load.Snapshot, de
     print("server CPU in the window (from /proc):")
     print(cpu_line("per move (its share of polls too)", web, pg, moves))
     print(cpu_line("per request (move, poll, create)", web, pg, requests))
+    own = window.own_cpu[1] - window.own_cpu[0]
+    print(f"  the load generator itself (this process): {1000 * own / max(requests, 1):.2f} ms CPU per request, "
+          f"{own / span:.2f} of a core")  # fmt: skip
     others = after.other_commits - before.other_commits
     if others > 0:
         print(
@@ -303,7 +332,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--gap", type=gap_range, default=(1.0, 4.0), help="seconds between a game's moves, A-B"
     )
-    parser.add_argument("--poll", type=float, default=1.0, help="seconds between a device's polls")
+    parser.add_argument(
+        "--poll", type=float, default=1.0, help="seconds between a device's polls (0: no polls, moves alone)"
+    )
     parser.add_argument("--squares", type=float, default=0.5, help="share of Squares games (the rest Attack)")
     parser.add_argument("--duration", type=float, default=60.0, help="measured window of the games, seconds")
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds of load before each window")
@@ -322,8 +353,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     args.gap_low, args.gap_high = args.gap
-    if args.games < 1 or args.duration <= 0 or args.warmup < 0 or args.poll <= 0:
-        parser.error("need at least one game, a positive duration and poll interval")
+    if args.games < 1 or args.duration <= 0 or args.warmup < 0 or args.poll < 0:
+        parser.error("need at least one game, a positive duration and a poll interval (0: no polls)")
     if args.url and not args.database_url:
         parser.error("--url needs --database-url (the running service's database, to provision staff in)")
     args.project_dir = args.project_dir.resolve()

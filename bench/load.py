@@ -454,6 +454,7 @@ class Answer:
     body: Any
     code: str
     replayed: bool = False
+    etag: str = ""
 
 
 class ConnectionLost(Exception):
@@ -481,10 +482,15 @@ class Http:
                 await self.writer.wait_closed()
         self.reader = self.writer = None
 
-    async def request(self, method: str, path: str, body: Any = None, *, key: str | None = None) -> Answer:
-        """Send one request; a POST carries `key` as its Idempotency-Key (a fresh one by default)."""
+    async def request(
+        self, method: str, path: str, body: Any = None, *, key: str | None = None, if_none_match: str = ""
+    ) -> Answer:
+        """Send one request; a POST carries `key` as its Idempotency-Key (a fresh one by default), a
+        conditional GET `if_none_match`."""
         data = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
         head = f"{method} {self.prefix}{path} HTTP/1.1\r\n{self.head}"
+        if if_none_match:
+            head += f"If-None-Match: {if_none_match}\r\n"
         if method == "POST":
             head += f"Idempotency-Key: {key or secrets.token_hex(16)}\r\n"
             head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
@@ -519,7 +525,9 @@ class Http:
                     break
                 name, _, value = line.decode("latin-1").partition(":")
                 headers[name.strip().lower()] = value.strip()
-            if "content-length" in headers:
+            if status in (204, 304):
+                raw = b""  # no body, whatever the headers say
+            elif "content-length" in headers:
                 raw = await self.reader.readexactly(int(headers["content-length"]))
             elif headers.get("transfer-encoding", "").lower() == "chunked":
                 raw = await self._chunked()
@@ -543,7 +551,8 @@ class Http:
             except ValueError:
                 body = raw[:200].decode("utf-8", "replace")
         code = body.get("code", "") if isinstance(body, dict) and status >= 400 else ""
-        return Answer(status, body, str(code), headers.get("idempotent-replayed") == "true")
+        replayed = headers.get("idempotent-replayed") == "true"
+        return Answer(status, body, str(code), replayed, headers.get("etag", ""))
 
     async def _chunked(self) -> bytes:
         assert self.reader is not None  # noqa: S101

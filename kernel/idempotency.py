@@ -33,6 +33,9 @@ from kernel.rows import Insert
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
+# Headers of the first answer that describe it as it was then (a skill game's ETag and the game it
+# is a view of). A replay sends the stored body alone: by then the game may have moved on.
+FIRST_ANSWER_HEADERS = ("ETag", "Content-Location")
 
 Handler = Callable[..., Response]
 Wrapped = Callable[..., HttpResponse]
@@ -123,7 +126,11 @@ def idempotent(handler: Handler) -> Wrapped:
                     )
                 ]
             )
-            return _answer(rendered, status=response.status_code, replayed=False)
+            answer = _answer(rendered, status=response.status_code, replayed=False)
+            for name in FIRST_ANSWER_HEADERS:
+                if name in response:
+                    answer[name] = response[name]
+            return answer
 
     return wrapper
 

@@ -20,7 +20,7 @@ from functools import wraps
 from typing import Any
 
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
@@ -31,10 +31,11 @@ from kernel.errors import CodedError
 from kernel.problems import status_of
 from play.seats import PlayerSeat, forget_token, keep_token, seat_for_token, seat_of
 from skill_games import selectors, services
-from skill_games.api.presenters import game_payload
+from skill_games.api.presenters import game_payload, version_tag
+from skill_games.api.views import game_after_the_clock, not_modified
+from skill_games.models import Game
 from skill_games.registry import Caller
 
-CLOCK = AuditActor(kind="system", username="skill_games:clock")
 MAX_BODY_BYTES = 1024
 MOVES = {"place", "undo", "swap", "cash_in"}
 UNKNOWN_SEAT = "That is not a seat token of a game. Check it and type it again, or ask the cashier."
@@ -42,12 +43,6 @@ UNKNOWN_SEAT = "That is not a seat token of a game. Check it and type it again, 
 
 def _problem(status: int, code: str, detail: str) -> JsonResponse:
     return JsonResponse({"code": code, "detail": detail}, status=status)
-
-
-def _let_clock_act(seat: PlayerSeat) -> None:
-    """A deadline acts by itself (RULES.md §3), before the request reads or moves."""
-    with transaction.atomic(durable=True):
-        services.apply_due_deadline(game_id=seat.game_id, now=timezone.now(), actor=CLOCK)
 
 
 @never_cache
@@ -80,7 +75,7 @@ def leave(request: HttpRequest) -> HttpResponse:
 
 
 def seat_view(
-    view: Callable[[HttpRequest, PlayerSeat], HttpResponse],
+    view: Callable[[HttpRequest, PlayerSeat, Game], HttpResponse],
 ) -> Callable[[HttpRequest], HttpResponse]:
     """A JSON view of the seat this device holds (403 `seat_token_required` without one), after
     the game's clock has acted; never cached."""
@@ -91,20 +86,31 @@ def seat_view(
         seat = seat_of(request)
         if seat is None:
             return _problem(403, "seat_token_required", "Enter your seat token to play.")
-        _let_clock_act(seat)
-        return view(request, seat)
+        # A deadline acts by itself (RULES.md §3), before the request reads or moves.
+        game = game_after_the_clock(game_id=seat.game_id, now=timezone.now())
+        if game is None:
+            return _problem(404, "not_found", "This game no longer exists.")
+        return view(request, seat, game)
 
     return with_seat
 
 
 @require_GET
 @seat_view
-def game_state(request: HttpRequest, seat: PlayerSeat) -> HttpResponse:
-    """The game as its seat sees it (polled by the page about once a second)."""
-    snapshot = selectors.get_game_snapshot(game_id=seat.game_id, now=timezone.now())
-    if snapshot is None:
-        return _problem(404, "not_found", "This game no longer exists.")
-    return JsonResponse(game_payload(snapshot, Caller(seat=seat.seat)))
+def game_state(request: HttpRequest, seat: PlayerSeat, game: Game) -> HttpResponse:
+    """The game as its seat sees it (polled by the page about once a second; `304` while the
+    page's `If-None-Match` still names it, as on the API)."""
+    caller = Caller(seat=seat.seat)
+    tag = version_tag(game, caller)
+    response: HttpResponse
+    if not_modified(request.headers.get("If-None-Match", ""), tag):
+        response = HttpResponseNotModified()
+    else:
+        moves = selectors.logged_moves(game_id=game.pk)
+        snapshot = selectors.game_snapshot(game=game, moves=moves, now=timezone.now())
+        response = JsonResponse(game_payload(snapshot, caller))
+    response["ETag"] = tag
+    return response
 
 
 def _move_of(raw: bytes) -> tuple[dict[str, Any], int | None] | None:
@@ -132,7 +138,7 @@ def _move_of(raw: bytes) -> tuple[dict[str, Any], int | None] | None:
 
 @require_POST
 @seat_view
-def move(request: HttpRequest, seat: PlayerSeat) -> HttpResponse:
+def move(request: HttpRequest, seat: PlayerSeat, game: Game) -> HttpResponse:
     """One move of the seat: the game as the seat sees it, or the refusal's code and reason."""
     parsed = _move_of(request.body)
     if parsed is None:

@@ -1,14 +1,22 @@
 """Reads of the skill games (STYLE.md §6): rows, and the engine state replayed from the deck order
-and the move log alone (RULES.md §3: state and score come from the log)."""
+and the move log alone (RULES.md §3: state and score come from the log).
+
+Every request on a game reads its row, and every move and changed poll its log: those two reads
+are statements written once (`kernel.rows`), which costs a fraction of compiling the ORM's query
+each time; the rest use the ORM."""
 
 import datetime as dt
+import functools
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
+from django.db import connection
 from django.db.models import QuerySet
 
 from casino.engine.cards import Card, parse_card
+from kernel.rows import Columns
 from skill_games.models import Game, GameState, Move
 from skill_games.registry import Adapter, game_for
 
@@ -33,8 +41,22 @@ def deck_of(game: Game) -> tuple[Card, ...]:
     return tuple(parse_card(text) for text in game.deck_order)
 
 
+@functools.cache
+def _game_columns() -> Columns[Game]:
+    return Columns(Game, "g")
+
+
+def game_row(*, game_id: int, lock: str = "") -> Game | None:
+    """The game's row by its id, with `lock` (`FOR UPDATE`, ...) as the caller takes it."""
+    columns = _game_columns()
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT {columns.sql} FROM {columns.table} WHERE "g"."id" = %s {lock}', [game_id])  # noqa: S608  (model metadata and the caller's lock clause)
+        row = cursor.fetchone()
+    return None if row is None else columns.build(row)
+
+
 def get_game(*, game_id: int) -> Game | None:
-    return Game.objects.filter(pk=game_id).first()
+    return game_row(game_id=game_id)
 
 
 def list_moves(*, game_id: int) -> QuerySet[Move]:
@@ -42,8 +64,46 @@ def list_moves(*, game_id: int) -> QuerySet[Move]:
     return Move.objects.filter(game_id=game_id).order_by("seq")
 
 
-def seat_numbers(*, game_id: int) -> list[int]:
-    return list(Game.objects.get(pk=game_id).seats.order_by("number").values_list("number", flat=True))
+class Logged(Protocol):
+    """What a replay reads of a log record (a `Move` has it)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def move(self) -> dict[str, Any]: ...
+
+    @property
+    def elapsed_ms(self) -> int: ...
+
+
+class LoggedMove(NamedTuple):
+    seat: int
+    move: dict[str, Any]
+    elapsed_ms: int
+
+
+def logged_moves(*, game_id: int) -> list[LoggedMove]:
+    """The game's log as a replay reads it, oldest first."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            'SELECT "seat", "move", "elapsed_ms" FROM "skill_games_move" WHERE "game_id" = %s ORDER BY "seq"',
+            [game_id],
+        )
+        rows = cursor.fetchall()
+    return [
+        LoggedMove(seat, move if isinstance(move, dict) else json.loads(move), at) for seat, move, at in rows
+    ]
+
+
+def seat_numbers(game: Game) -> list[int]:
+    """A game's seats are numbered 1 to its settings' seat count from its creation on."""
+    return list(range(1, adapter_of(game).seats(game.settings) + 1))
+
+
+def is_due(game: Game, now: dt.datetime) -> bool:
+    """Whether a deadline of the game, still being played, has come by `now`."""
+    return game.state == GameState.PLAYING and game.due_at is not None and game.due_at <= now
 
 
 def due_game_ids(*, now: dt.datetime) -> list[int]:
@@ -52,7 +112,7 @@ def due_game_ids(*, now: dt.datetime) -> list[int]:
     return list(due.values_list("pk", flat=True))
 
 
-def replay(game: Game, moves: Iterable[Move]) -> Any:
+def replay(game: Game, moves: Iterable[Logged]) -> Any:
     """The engine state from the deck order and the log, before the clock is read."""
     adapter = adapter_of(game)
     state = adapter.new_game(deck_of(game), game.settings)
@@ -74,17 +134,17 @@ class GameSnapshot:
     tokens: dict[int, str] | None = None  # the seats' tokens, at creation only
 
 
-def game_snapshot(*, game: Game, moves: Iterable[Move], now: dt.datetime) -> GameSnapshot:
+def game_snapshot(*, game: Game, moves: Iterable[Logged], now: dt.datetime) -> GameSnapshot:
     state = replay(game, moves)
     clocked = adapter_of(game).advance_clock(state, now_ms=elapsed_ms(game, now)).state
-    return GameSnapshot(game=game, seats=seat_numbers(game_id=game.pk), state=clocked, at=now)
+    return GameSnapshot(game=game, seats=seat_numbers(game), state=clocked, at=now)
 
 
 def get_game_snapshot(*, game_id: int, now: dt.datetime) -> GameSnapshot | None:
     game = get_game(game_id=game_id)
     if game is None:
         return None
-    return game_snapshot(game=game, moves=list_moves(game_id=game_id), now=now)
+    return game_snapshot(game=game, moves=logged_moves(game_id=game_id), now=now)
 
 
 def list_games_started_between(*, start: dt.datetime, end: dt.datetime) -> QuerySet[Game]:

@@ -10,6 +10,7 @@ already over, so it acts exactly once.
 """
 
 import datetime as dt
+import functools
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from casino.engine.shoe import commitment, verify_commitment
 from casino.engine.table_game import NotYourTurnError
 from kernel.errors import ConflictError, NotFoundError
 from kernel.keys import new_api_key
+from kernel.rows import Insert, Update, run_together
 from skill_games import selectors
 from skill_games.locks import lock_game
 from skill_games.models import Game, GameState, Move, Seat
@@ -32,6 +34,8 @@ from skill_games.registry import Adapter, End, Ending, game_for
 from skill_games.selectors import MS, GameSnapshot, adapter_of, elapsed_ms, to_ms
 
 SALT_BYTES = 32
+# What a move or the clock changes on the game's row; the committed deal never changes.
+PLAYED_FIELDS = ("seq", "state", "due_at", "finished_at", "end_reason", "score", "revealed_at")
 
 
 class GameOverError(RuleError):
@@ -88,7 +92,7 @@ def _schedule(game: Game, adapter: Adapter[Any, Any], state: Any) -> None:
 # --- creating a game ---------------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def create_game(
     *,
     kind: str,
@@ -188,6 +192,25 @@ def _log(
     )
 
 
+@functools.cache
+def _insert_move() -> Insert[Move]:
+    return Insert(Move, ("game", "seq", "seat", "move", "received_at", "elapsed_ms", "automatic", "outcome"))
+
+
+@functools.cache
+def _update_game() -> Update[Game]:
+    return Update(Game, PLAYED_FIELDS)
+
+
+def _write(game: Game, logged: Sequence[Move]) -> None:
+    """The new log records and the game row's new state, in one statement."""
+    statements = (
+        [_insert_move().statement([_insert_move().row_of(move) for move in logged])] if logged else []
+    )
+    values = [getattr(game, name) for name in PLAYED_FIELDS]
+    run_together([*statements, _update_game().statement(game.pk, values)])
+
+
 def _let_clock_act(game: Game, state: Any, *, now: dt.datetime, actor: AuditActor) -> tuple[Any, list[Move]]:
     """What the clock did up to `now` on a locked game: its automatic moves (to be logged) and the
     end it brought, written on the row."""
@@ -219,7 +242,7 @@ def _let_clock_act(game: Game, state: Any, *, now: dt.datetime, actor: AuditActo
     return clocked.state, logged
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def apply_due_deadline(
     *, game_id: int, now: dt.datetime, actor: AuditActor, skip_locked: bool = False
 ) -> bool:
@@ -232,18 +255,17 @@ def apply_due_deadline(
     game = lock_game(game_id=game_id, skip_locked=skip_locked)
     if game is None or game.state != GameState.PLAYING or game.due_at is None or game.due_at > now:
         return False
-    state = selectors.replay(game, selectors.list_moves(game_id=game.pk))
+    state = selectors.replay(game, selectors.logged_moves(game_id=game.pk))
     seq = game.seq
     _, logged = _let_clock_act(game, state, now=now, actor=actor)
-    Move.objects.bulk_create(logged)
-    game.save()
+    _write(game, logged)
     return game.seq != seq or game.state == GameState.FINISHED
 
 
 # --- a move ------------------------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def play_move(
     *,
     game_id: int,
@@ -260,7 +282,7 @@ def play_move(
     if game is None:
         raise NotFoundError("not_found", f"No game {game_id}.")
     adapter = adapter_of(game)
-    state = selectors.replay(game, selectors.list_moves(game_id=game.pk))
+    state = selectors.replay(game, selectors.logged_moves(game_id=game.pk))
     state, automatic = _let_clock_act(game, state, now=now, actor=actor)
     end = adapter.end(state)
     ending = end.ending if end is not None else Ending(game.end_reason) if game.end_reason else None
@@ -290,14 +312,13 @@ def play_move(
         automatic=False,
         outcome=adapter.outcome(state, after, move),
     )
-    logged.save()
     end = adapter.end(after)
     if end is not None:
         _finish(game, adapter, after, end, actor=actor)
     else:
         _schedule(game, adapter, after)
-    game.save()
-    return GameSnapshot(game=game, seats=selectors.seat_numbers(game_id=game.pk), state=after, at=now)
+    _write(game, [logged])
+    return GameSnapshot(game=game, seats=selectors.seat_numbers(game), state=after, at=now)
 
 
 # --- re-scoring --------------------------------------------------------------------------------
@@ -322,7 +343,7 @@ def rescore_game(*, game_id: int, now: dt.datetime) -> Rescore:
     if game is None:
         raise NotFoundError("not_found", f"No game {game_id}.")
     snapshot = selectors.game_snapshot(
-        game=game, moves=selectors.list_moves(game_id=game_id), now=game.finished_at or now
+        game=game, moves=selectors.logged_moves(game_id=game_id), now=game.finished_at or now
     )
     holds = verify_commitment(selectors.deck_of(game), bytes.fromhex(game.salt_hex), game.commitment)
     return Rescore(

@@ -5,7 +5,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from skill_games.models import GameState, Move
+from skill_games.models import Game, GameState, Move
 from skill_games.registry import Caller
 from skill_games.selectors import GameSnapshot, adapter_of
 from skill_games.services import reveal_of
@@ -36,6 +36,15 @@ def game_payload(snapshot: GameSnapshot, caller: Caller) -> dict[str, Any]:
         **adapter.view(snapshot.state, caller),
         "seats": seats,
     }
+
+
+def version_tag(game: Game, caller: Caller) -> str:
+    """A weak ETag for what `game_payload` shows this caller of the game as its row stands: the
+    answer changes only with a move (`seq`), the end, the reveal, or who asks. Weak, because
+    `server_time` moves on between two equal answers."""
+    seat = "staff" if caller.seat is None else f"seat{caller.seat}"
+    revealed = "" if game.revealed_at is None else f".r{int(game.revealed_at.timestamp() * 1000)}"
+    return f'W/"g{game.pk}.{game.seq}.{game.state}{revealed}.{seat}"'
 
 
 def move_payload(move: Move) -> dict[str, Any]:

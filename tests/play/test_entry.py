@@ -99,6 +99,23 @@ def test_the_game_is_read_and_moved_through_the_page_as_its_seat_sees_it(
     assert client.get("/play/game/").json()["seq"] == 2
 
 
+def test_the_pages_poll_is_not_modified_until_the_game_moves(
+    client: Client, deal: Callable[..., Dealt]
+) -> None:
+    game = deal("attack", deck_with("KH AS 5C"))
+    entered(client, game.token)
+    tag = client.get("/play/game/")["ETag"]
+
+    unchanged = client.get("/play/game/", HTTP_IF_NONE_MATCH=tag)
+    move(client, {"move": "place", "column": 1, "expected_seq": 0})
+    moved = client.get("/play/game/", HTTP_IF_NONE_MATCH=tag)
+
+    assert (unchanged.status_code, unchanged.content) == (304, b"")
+    assert moved.status_code == 200
+    assert moved.json()["seq"] == 1
+    assert moved["ETag"] != tag
+
+
 def test_a_refused_move_answers_the_apis_code_with_its_reason(
     client: Client, deal: Callable[..., Dealt]
 ) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
@@ -138,7 +139,10 @@ def test_rescore_game_recomputes_the_score_from_the_log(
     assert '"total": -378' in out
     assert "commitment holds: yes" in out
     assert "matches: yes" in out
-    Game.objects.filter(pk=game.id).update(score={"squares": [], "total": 0})
+    with connection.cursor() as cursor:  # a superuser, past the row's guard: what re-scoring catches
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        Game.objects.filter(pk=game.id).update(score={"squares": [], "total": 0})
+        cursor.execute("SET LOCAL session_replication_role = origin")
     with pytest.raises(CommandError, match="does not match"):
         call_command("rescore_game", str(game.id))
     with pytest.raises(CommandError, match="No game"):

@@ -95,12 +95,25 @@
     else render();
   }
 
+  // The server answers 304 while the game is as the page last got it (its ETag): the clock
+  // then keeps counting from that answer's server time.
+  let shownTag = null;
+
   async function poll() {
     try {
-      const response = await fetch(gameUrl, { credentials: "same-origin", cache: "no-store" });
-      const answer = await response.json();
-      if (response.ok) accept(answer);
-      else say(problemText(answer));
+      const headers = shownTag ? { "If-None-Match": shownTag } : {};
+      const response = await fetch(gameUrl, { credentials: "same-origin", cache: "no-store", headers });
+      if (response.status === 304) {
+        tick();
+      } else {
+        const answer = await response.json();
+        if (response.ok) {
+          shownTag = response.headers.get("ETag");
+          accept(answer);
+        } else {
+          say(problemText(answer));
+        }
+      }
     } catch (error) {
       say("The game cannot be reached just now; trying again.");
     }

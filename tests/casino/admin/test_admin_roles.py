@@ -63,6 +63,7 @@ class Floor:
             "/admin/casino/terminal/",
             "/admin/auth/user/",
             "/admin/specials/match/",
+            "/admin/skill_games/game/",
         ]
 
 

@@ -1,8 +1,16 @@
 """A refused move as the models say the service must refuse it (API.md: status and code), and the
 checks every move goes through first, in RULES.md §3's order; what a game shows."""
 
+import datetime as dt
+import random
 from abc import ABC, abstractmethod
 from typing import Any
+
+
+def stamp(moment: dt.datetime) -> str:
+    """A time as the API writes it: UTC with milliseconds."""
+    utc = moment.astimezone(dt.UTC)
+    return f"{utc:%Y-%m-%dT%H:%M:%S}.{utc.microsecond // 1000:03d}Z"
 
 
 class Refused(Exception):
@@ -48,3 +56,22 @@ class Shown(ABC):
             "board": self.board(),
             "score": self.score(),
         }
+
+
+def squares_choice(empty: list[int], filled: list[int], rng: random.Random) -> dict[str, Any]:
+    """A Squares player's move: mostly the game's own (place, then cash in a full square, swapping
+    now and then), sometimes one the rules refuse."""
+    r = rng.random()
+    if r < 0.02:
+        return {"move": rng.choice(("undo", "hit"))}
+    if r < 0.05:
+        return {"move": "place", "position": rng.choice([*filled, 0, 10])}
+    if r < 0.08:
+        return {"move": "swap", "position": rng.choice([*empty, 0, 10] if empty else [0, 10])}
+    if r < 0.10:
+        return {"move": "cash_in"}  # refused while a position is empty
+    if r < 0.22 and filled:
+        return {"move": "swap", "position": rng.choice(filled)}  # refused once 7 swaps are used
+    if not empty:
+        return {"move": "cash_in"}
+    return {"move": "place", "position": rng.choice(empty)}

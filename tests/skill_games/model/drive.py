@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from casino.engine.cards import ALL_CARDS, parse_card
 from tests.skill_games.conftest import Played
-from tests.skill_games.model.common import Refused
+from tests.skill_games.model.common import Refused, stamp
 from tests.support.api import listed
 from tests.support.gaming_day import Clock
 
@@ -36,11 +36,6 @@ def shuffled(rng: random.Random) -> list[str]:
     deck = list(NAMES)
     rng.shuffle(deck)
     return deck
-
-
-def stamp(moment: dt.datetime) -> str:
-    utc = moment.astimezone(dt.UTC)
-    return f"{utc:%Y-%m-%dT%H:%M:%S}.{utc.microsecond // 1000:03d}Z"
 
 
 @dataclass

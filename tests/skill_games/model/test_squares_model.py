@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.skill_games.conftest import Played
+from tests.skill_games.model.common import squares_choice
 from tests.skill_games.model.drive import Session, play_many, shuffled
 from tests.skill_games.model.squares_model import SquaresModel
 from tests.support.gaming_day import Clock
@@ -19,22 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 def choose(model: SquaresModel, rng: random.Random) -> dict[str, Any]:
-    """A move: mostly the game's own (place, then cash in a full square, swapping now and then),
-    sometimes one the rules refuse."""
-    empty, filled, r = model.empty(), model.filled(), rng.random()
-    if r < 0.02:
-        return {"move": rng.choice(("undo", "hit"))}
-    if r < 0.05:
-        return {"move": "place", "position": rng.choice([*filled, 0, 10])}
-    if r < 0.08:
-        return {"move": "swap", "position": rng.choice([*empty, 0, 10] if empty else [0, 10])}
-    if r < 0.10:
-        return {"move": "cash_in"}  # refused while a position is empty
-    if r < 0.22 and filled:
-        return {"move": "swap", "position": rng.choice(filled)}  # refused once 7 swaps are used
-    if not empty:
-        return {"move": "cash_in"}
-    return {"move": "place", "position": rng.choice(empty)}
+    return squares_choice(model.empty(), model.filled(), rng)
 
 
 def play(seed: int, start: Callable[..., Played], clock: Clock, seen: Counter[str]) -> None:
