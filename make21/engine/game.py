@@ -320,12 +320,14 @@ def new_match(
     decks: Sequence[Sequence[Card]],
     *,
     players: int,
-    games: int,
+    games: int | None = None,
     turn_limit_ms: int = DEFAULT_TURN_LIMIT_S * 1000,
 ) -> Make21State:
-    """A match of `games` games at a table of `players`, game 1 dealt at once from `decks[0]`
-    (`decks` holds one deck order per game, in the order they are played)."""
-    players, games = check_players(players), check_games(games)
+    """A match of `games` games (one per seat unless told, so every seat deals once) at a table of
+    `players`, game 1 dealt at once from `decks[0]`: `decks` holds one deck order per game, in the
+    order they are played."""
+    players = check_players(players)
+    games = check_games(players if games is None else games)
     if len(decks) != games:
         raise InvalidDeckError(
             f"a match of {games} game(s) takes {games} deck(s), not {len(decks)}", field="deck"
@@ -578,7 +580,7 @@ def replay(
     moves: Iterable[Make21Move],
     *,
     players: int,
-    games: int,
+    games: int | None = None,
     turn_limit_ms: int = DEFAULT_TURN_LIMIT_S * 1000,
     now_ms: int,
 ) -> Make21State:

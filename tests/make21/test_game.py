@@ -43,6 +43,12 @@ def test_game_1_is_dealt_by_seat_n_from_its_left_one_card_at_a_time() -> None:
     assert (state.seq, state.last_at_ms, state.deadline_ms) == (0, 0, LIMIT)
 
 
+def test_a_match_is_one_game_per_seat_unless_told() -> None:
+    state = new_match([deck_with(""), deck_with("KS"), deck_with("QS")], players=3)
+
+    assert (state.match.games, state.match.turn_limit_ms) == (3, 60_000)
+
+
 def test_a_match_takes_one_full_deck_per_game() -> None:
     with pytest.raises(InvalidDeckError):
         new_match([ALL_CARDS], players=3, games=2)
