@@ -45,13 +45,18 @@ typecheck:
 migrations-check:
 	DJANGO_SETTINGS_MODULE=config.settings_test $(RUN) python manage.py makemigrations --check --dry-run
 
+# One test process per core (pytest-xdist), up to four: each has its own test database, live
+# server and Chromium. `worksteal` hands the long tests (services started and stopped, whole
+# games against a model) to whichever process is free.
+PARALLEL := --numprocesses=auto --maxprocesses=4 --dist=worksteal
+
 pytest:
-	$(RUN) pytest
+	$(RUN) pytest $(PARALLEL)
 
 # The quick loop while working: lint, then every test but the browser tests and the slow ones
 # (marked in tests/support/plugin.py). `make test` still runs everything.
 test-fast: sync lint
-	$(RUN) pytest -m "not browser and not slow"
+	$(RUN) pytest $(PARALLEL) -m "not browser and not slow"
 
 bench: sync
 	$(RUN) python bench/engine.py

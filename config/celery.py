@@ -1,8 +1,9 @@
+import logging
 import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_process_init
+from celery.signals import after_setup_logger, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -36,3 +37,28 @@ def join_the_embedded_database(**kwargs: Any) -> None:
     from config.embedded_postgres.server import start_server_if_configured
 
     start_server_if_configured()
+
+
+# The skill games' deadline task runs every 2 s. Beat's "Sending due task" and the worker's
+# "received" and "succeeded" lines for it would bury everything else the service logs, so they
+# are left out, except a run that finished games.
+ROUTINE_TASKS = ("skill_games.tasks.finish_due_games", "skill-games-finish-due-games")
+IDLE_RESULT = "{'games': []}"
+
+
+class LeaveOutRoutineTaskLines(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.INFO:
+            return True
+        message = record.getMessage()
+        if not any(name in message for name in ROUTINE_TASKS):
+            return True
+        return "succeeded" in message and IDLE_RESULT not in message
+
+
+@after_setup_logger.connect
+def leave_out_routine_task_lines(logger: logging.Logger, **kwargs: Any) -> None:
+    """On every handler of the worker's and beat's logger (a filter on a logger would not see the
+    records its children pass up)."""
+    for handler in logger.handlers:
+        handler.addFilter(LeaveOutRoutineTaskLines())

@@ -97,6 +97,19 @@ def _tally_requests() -> Iterator[None]:
     BaseHandler.get_response = original  # type: ignore[method-assign]
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A worker of a parallel run (pytest-xdist) hands its tally to the controller."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["request_tally"] = dict(REQUEST_TALLY)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """The controller of a parallel run adds up its workers' tallies."""
+    REQUEST_TALLY.update(getattr(node, "workeroutput", {}).get("request_tally", {}))
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if REQUEST_TALLY:
         total = sum(REQUEST_TALLY[k] for k in ("1xx", "2xx", "3xx", "4xx", "5xx"))
