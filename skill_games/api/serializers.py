@@ -25,14 +25,20 @@ class _Narrowed(NarrowedField, StrictIntegerField):
         return {"minimum": self.bounds[0], "maximum": self.bounds[1]}
 
 
-class _CardText(CardField):
-    """A card the seat plays, as text (a number is a 400): a text that is no card of the seat's hand
-    is the service's `card_not_in_hand`, checked after the seat."""
+class _Text(CodeField):
+    """A code taken as sent, but only as text: a number or a list is a 400, as for the integers."""
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
         return str(super().to_internal_value(data))
+
+
+class _CardText(NarrowedField, _Text):
+    """A card the seat plays: a text that is no card of the seat's hand is the service's
+    `card_not_in_hand`, checked after the seat."""
+
+    narrowing = CardField.narrowing
 
 
 class _Cards(NarrowedField, serializers.ListField):
@@ -41,7 +47,7 @@ class _Cards(NarrowedField, serializers.ListField):
     narrowing = {"minItems": 1, "maxItems": 2}
 
 
-class _Pile(NarrowedField, CodeField):
+class _Pile(NarrowedField, _Text):
     """P1 or P2 (Make 21); any other text is the rules' `move_not_allowed`."""
 
     narrowing = {"enum": ["P1", "P2"]}
