@@ -17,7 +17,7 @@ from typing import Any
 
 from casino.engine.cards import ALL_CARDS
 from casino.engine.errors import RuleError
-from floor.games.story import label_of
+from floor.games.story import label_of, value_text
 from floor.rounds.shoes import commitment_of
 from skill_games.models import Game, GameState
 from skill_games.selectors import reveals_of
@@ -61,14 +61,6 @@ def check_decks(game: Game) -> list[DeckCheck]:
     return [_checked(reveal) for reveal in reveals_of(game)]
 
 
-def _text(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, list):
-        return ", ".join(str(item) for item in value) or "none"
-    return str(value)
-
-
 @dataclass(frozen=True)
 class ScoreCheck:
     """One part of the score: stored when the game ended, and recomputed from the log."""
@@ -83,11 +75,11 @@ class ScoreCheck:
 
     @property
     def stored_text(self) -> str:
-        return _text(self.stored)
+        return value_text(self.stored)
 
     @property
     def recomputed_text(self) -> str:
-        return _text(self.recomputed)
+        return value_text(self.recomputed)
 
 
 @dataclass(frozen=True)
@@ -130,6 +122,6 @@ def rescore(game: Game, *, now: dt.datetime) -> GameVerdict:
             decks,
             note="No final score is stored yet: the game is being played. Its score so far is "
             "recomputed from the log below; the score is stored, and the deck revealed, when it ends.",
-            so_far=tuple((label_of(key), _text(value)) for key, value in result.score.items()),
+            so_far=tuple((label_of(key), value_text(value)) for key, value in result.score.items()),
         )
     return GameVerdict(compare_scores(stored=result.stored, recomputed=result.score), decks)

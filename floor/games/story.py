@@ -61,9 +61,30 @@ def elapsed_text(ms: int) -> str:
     return f"{minutes}:{seconds:02d}.{millis:03d}"
 
 
+def _key_text(key: Any) -> str:
+    return f"seat {key}" if str(key).isdigit() else label_of(str(key)).lower()
+
+
+def value_text(value: Any) -> str:
+    """A part's value in words: a number as it is, a list joined (`none` when empty), a mapping by
+    seat or by name (`seat 1: 20, seat 2: 14`; nested ones in brackets)."""
+    if isinstance(value, Mapping):
+        return ", ".join(
+            f"{_key_text(key)}: "
+            + (f"({value_text(item)})" if isinstance(item, Mapping) else value_text(item))
+            for key, item in value.items()
+        )
+    if isinstance(value, list | tuple):
+        return ("; " if any(isinstance(item, Mapping) for item in value) else ", ").join(
+            value_text(item) for item in value
+        ) or "none"
+    return str(value)
+
+
 @dataclass(frozen=True)
 class Part:
-    """One part of an outcome or a score: its label and value (a card, a number, a list)."""
+    """One part of an outcome or a score: its label and value (a card, a number, a list, a mapping
+    by seat)."""
 
     key: str
     label: str
@@ -76,6 +97,17 @@ class Part:
     @property
     def is_list(self) -> bool:
         return isinstance(self.value, list)
+
+    @property
+    def cards(self) -> list[ShownCard]:
+        """The value's cards, when it is a list of cards (a Make 21 play's)."""
+        if self.is_list and self.value and all(isinstance(item, ShownCard) for item in self.value):
+            return list(self.value)
+        return []
+
+    @property
+    def text(self) -> str:
+        return value_text(self.value)
 
 
 def parts_of(values: Mapping[str, Any] | None, *, words: bool = False) -> list[Part]:
@@ -140,6 +172,10 @@ class GameStory:
     problem: str = ""  # why the log stops replaying
 
     @property
+    def total_text(self) -> str:
+        return "-" if self.total is None else value_text(self.total)
+
+    @property
     def commitments(self) -> list[tuple[int, str]]:
         """Each game's commitment, published at the start: (game_no, commitment)."""
         return list(enumerate(self.game.commitments, start=1))
@@ -181,7 +217,11 @@ def build_game_story(game: Game, *, now: dt.datetime | None = None) -> GameStory
             at=move.received_at,
             elapsed=elapsed_text(move.elapsed_ms),
             automatic=move.automatic,
-            outcome=parts_of(move.outcome, words=True),
+            # What the move did, less what its record already says (a Make 21 play's cards and pile).
+            outcome=parts_of(
+                {key: value for key, value in move.outcome.items() if move.move.get(key, ...) != value},
+                words=True,
+            ),
             board=None,
             score=[],
         )

@@ -43,6 +43,12 @@ def admin() -> Client:
     return client
 
 
+def html(client: Client, path: str) -> str:
+    answer = client.get(path)
+    assert answer.status_code == 200, (path, answer.status_code)
+    return answer.content.decode()
+
+
 def normalised(text: str, game: Game) -> str:
     """`text` with what differs between two games whatever their cards (the ids, the commitments,
     the seats' token prefixes, a form's CSRF token) named instead."""
@@ -64,8 +70,8 @@ def everything_seen(match: Match, *, readers: dict[str, APIClient], client: Clie
         seen[f"answer of {name}"] = answer
         seen[f"log read by {name}"] = match.log(reader)
     for page in ("", "deck/", "rescore/"):
-        seen[f"console {page or 'story'}"] = client.get(f"/floor/games/{match.id}/{page}").content.decode()
-    seen["admin"] = client.get(f"/admin/skill_games/game/{match.id}/change/").content.decode()
+        seen[f"console {page or 'story'}"] = html(client, f"/floor/games/{match.id}/{page}")
+    seen["admin"] = html(client, f"/admin/skill_games/game/{match.id}/change/")
     seen["audit"] = list(
         AuditEvent.objects.filter(subject_type="skill_game", subject_id=str(match.id))
         .order_by("id")
@@ -115,12 +121,12 @@ def test_a_finished_games_hands_are_shown_on_the_story_from_its_reveal(
 ) -> None:
     match = start_match(make21_deck("KS 6D", "5H 2C"), players=2, games=1)
     client = admin()
-    story = client.get(f"/floor/games/{match.id}/").content.decode()
+    story = html(client, f"/floor/games/{match.id}/")
     assert "Hands (revealed)" not in story
     assert match.play_out("P2")["state"] == "finished"
 
-    story = client.get(f"/floor/games/{match.id}/").content.decode()
-    admin_page = client.get(f"/admin/skill_games/game/{match.id}/change/").content.decode()
+    story = html(client, f"/floor/games/{match.id}/")
+    admin_page = html(client, f"/admin/skill_games/game/{match.id}/change/")
 
     assert "Hands (revealed)" in story
     assert story.count("Hands (revealed)") >= 50
