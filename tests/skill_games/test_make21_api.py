@@ -364,3 +364,63 @@ def test_a_match_of_two_games_moves_the_button_and_reveals_each_deck_as_its_game
     last_seat = game_two[-1]["seat"]
     problem(match.move(last_seat, {"move": "take"}), 409, "time_up")
     problem(match.move(3 - last_seat, {"move": "take"}), 409, "game_over")
+
+
+# Each: the seats' hands (A, B, C), the moves played (seat, cards, pile), and what the last did.
+MORE_EXAMPLES = {
+    "a seven on an empty pile goes to the previous player, the dealer on the first turn": (
+        ("7S 2D", "4H 2C", "9C 3D"),
+        [(A, "7S", "P1")],
+        {"outcome": "seven", "taken_by": C, "cards_taken": 1},
+        None,
+    ),
+    "a flush over 21 is a set, not a bust": (
+        ("KD 9D", "QD 2C", "2H 3C"),
+        [(A, "KD", "P2"), (B, "QD", "P2"), (C, "2H", "P1"), (A, "9D", "P2")],
+        {"outcome": "set_mode", "taken_by": None, "cards_taken": 0},
+        {"pile": "P2", "cards": ["KD", "QD", "9D"], "total": 29, "set_mode": {"kind": "flush", "suit": "D"}},
+    ),
+    "a flush that is also a run locks as a flush": (
+        ("4C 6C", "5C 2D", "KH 3S"),
+        [(A, "4C", "P1"), (B, "5C", "P1"), (C, "KH", "P2"), (A, "6C", "P1")],
+        {"outcome": "set_mode"},
+        {"pile": "P1", "cards": ["4C", "5C", "6C"], "total": 15, "set_mode": {"kind": "flush", "suit": "C"}},
+    ),
+    "two Aces make 21": (
+        ("2S AC", "AH 3D", "4S 5D"),
+        [(A, "2S", "P1"), (B, "AH", "P2"), (C, "4S", "P1"), (A, "AC", "P2")],
+        {"outcome": "hit_21", "taken_by": B, "cards_taken": 2},
+        None,
+    ),
+    "a rank set": (
+        ("KS KD", "KH 2C", "9C 3D"),
+        [(A, "KS", "P1"), (B, "KH", "P1"), (C, "9C", "P2"), (A, "KD", "P1")],
+        {"outcome": "set_mode"},
+        {"pile": "P1", "cards": ["KS", "KH", "KD"], "total": 30, "set_mode": {"kind": "rank", "rank": "K"}},
+    ),
+    "Q K A is a run, but 21 comes first": (
+        ("QH AD", "KS 2C", "9C 3D"),
+        [(A, "QH", "P1"), (B, "KS", "P1"), (C, "9C", "P2"), (A, "AD", "P1")],
+        {"outcome": "hit_21", "taken_by": B, "cards_taken": 3},
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize(("hands", "plays", "last", "pile"), MORE_EXAMPLES.values(), ids=MORE_EXAMPLES.keys())
+def test_more_of_the_rules_examples_through_the_api(
+    start_match: Callable[..., Match],
+    hands: tuple[str, str, str],
+    plays: list[tuple[int, str, str]],
+    last: dict[str, Any],
+    pile: dict[str, Any] | None,
+) -> None:
+    match = start_match(make21_deck(*hands, draw="8H 4D TH"))
+
+    answer: dict[str, Any] = {}
+    for seat, cards, on in plays:
+        answer = match.play(seat, cards, on)
+
+    assert last.items() <= answer["board"]["last"].items()
+    if pile is not None:
+        assert pile in answer["board"]["piles"]
