@@ -112,8 +112,8 @@ def test_a_redeal_of_the_hidden_cards_changes_nothing_but_its_owners_view(
         str(second.read(A)), Game.objects.get(pk=second.id)
     )
     for page in (seen_first["console story"], seen_first["admin"]):
-        assert "6D" not in page
-        assert "8H" not in page  # drawn by A: hidden in its hand
+        # A's cards, as words (a random CSRF token may hold the letters).
+        assert re.search(r"\b(6D|8H)\b", page) is None
 
 
 def test_a_finished_games_hands_are_shown_on_the_story_from_its_reveal(
