@@ -26,8 +26,8 @@ class AttackAdapter(OneSeatAdapter):
         self.no_settings_but(body)
         return {}
 
-    def new_game(self, deck: Sequence[Card], settings: Mapping[str, Any]) -> AttackState:
-        return engine.new_game(deck)
+    def new_game(self, decks: Sequence[Sequence[Card]], settings: Mapping[str, Any]) -> AttackState:
+        return engine.new_game(decks[0])
 
     def apply_move(self, state: AttackState, move: AttackMove) -> AttackState:
         return engine.apply_move(state, move)

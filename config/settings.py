@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "skill_games",
     "attack",
     "squares",
+    "make21",
     "reports",
     "config",
     "audit",

@@ -1,15 +1,18 @@
 """A skill game's rows: the game, its seats and its move log (RULES.md §3, API.md "Skill games").
 
-The state of a game is never stored: it is the deck order plus the log, replayed by the game's
+The state of a game is never stored: it is the deck orders plus the log, replayed by the game's
 engine (`skill_games.registry`). The game row keeps what the house must keep besides: the clock
-(`started_at`, `ends_at`, `due_at`), the deck order and salt (secret until `revealed_at`), the
-published commitment, and once it is over the final score.
+(`started_at`, `ends_at`, `due_at`), the deal, and once it is over the final score. The deal is one
+deck a game of the match (Attack and Squares: one; Make 21: `games`), each with its salt and its
+published commitment, all shuffled and committed when the game is created; a deck's order and
+salt stay secret until it is revealed (the first `decks_revealed` of them; `revealed_at` once the
+last one is).
 """
 
 from django.conf import settings as django_settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 DECK_SIZE = 52
 
@@ -27,11 +30,13 @@ class Game(models.Model):
     ends_at = models.DateTimeField(null=True, blank=True)  # when the clock ends it at the latest
     due_at = models.DateTimeField(null=True, blank=True)  # when a deadline acts next; null once over
     settings = models.JSONField(default=dict, blank=True)
-    # The deck, its first card on top, and the salt: secret until the reveal.
-    deck_order = ArrayField(models.CharField(max_length=2), size=DECK_SIZE)
-    salt_hex = models.CharField(max_length=64)
-    commitment = models.CharField(max_length=64)
-    revealed_at = models.DateTimeField(null=True, blank=True)
+    # One deck per game of the match, in the order they are played, each its first card on top,
+    # with its salt (both secret until that deck is revealed) and its published commitment.
+    decks = ArrayField(ArrayField(models.CharField(max_length=2), size=DECK_SIZE))
+    salts = ArrayField(models.CharField(max_length=64))
+    commitments = ArrayField(models.CharField(max_length=64))
+    decks_revealed = models.PositiveSmallIntegerField(default=0)  # the first ones, as their games end
+    revealed_at = models.DateTimeField(null=True, blank=True)  # when the last deck was revealed
     finished_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=16, blank=True)  # `registry.Ending`
     score = models.JSONField(null=True, blank=True)  # the final score, as the API shows it
@@ -57,7 +62,15 @@ class Game(models.Model):
                 name="skill_game_finished_has_score",
             ),
             models.CheckConstraint(
-                condition=Q(revealed_at__isnull=True) | Q(state=GameState.FINISHED),
+                condition=Q(salts__len__gte=1, commitments__len=F("salts__len"), decks__len=F("salts__len")),
+                name="skill_game_deal_per_deck",
+            ),
+            models.CheckConstraint(
+                condition=Q(decks_revealed__lte=F("salts__len")), name="skill_game_reveals_dealt_decks"
+            ),
+            models.CheckConstraint(
+                condition=Q(revealed_at__isnull=True)
+                | Q(state=GameState.FINISHED, decks_revealed=F("salts__len")),
                 name="skill_game_revealed_once_over",
             ),
         ]
@@ -67,6 +80,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} game {self.pk}"
+
+    @property
+    def deal_count(self) -> int:
+        """How many decks the game is dealt from: one per game of the match."""
+        return len(self.commitments)
 
 
 class Seat(models.Model):

@@ -5,9 +5,13 @@ never names one: a game app registers a `SkillGame` from its `AppConfig.ready()`
 `Adapter` over its pure engine. The adapter works on the engine's own state and move values; the
 kit keeps them opaque and only stores what the adapter gives it as JSON.
 
-Built for more than one seat (Make 21): seats are numbered from 1, `seat_to_move` says which seat
-the game waits for, `advance_clock` may make automatic moves for a seat (logged as such), and
-`view` takes the caller, a seat or staff, so a game hides each hand from everyone but its seat.
+Built for more than one seat and more than one game a match (Make 21): seats are numbered from 1,
+`seat_to_move` says which seat the game waits for, `advance_clock` may make automatic moves for a
+seat (logged as such, and replayed as such), `late_refusal` says who is refused `time_up` or
+`game_over`, and `view` takes the caller, a seat or staff, so a game hides each hand from everyone
+but its seat. A match is dealt from one deck per game (`decks`), all shuffled and committed when it
+is created; `games_ended` and `game_no` tell the kit which decks it may reveal and which one is in
+play.
 """
 
 from collections.abc import Mapping, Sequence
@@ -16,6 +20,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from casino.engine.cards import Card
+from casino.engine.errors import RuleError
 from kernel.errors import CodedError
 
 __all__ = [
@@ -25,11 +30,14 @@ __all__ = [
     "Clocked",
     "End",
     "Ending",
+    "GameOverError",
     "InvalidGameSettingsError",
     "SkillGame",
+    "TimeUpError",
     "game_for",
     "games",
     "kinds",
+    "no_settings_but",
     "register",
 ]
 
@@ -41,6 +49,18 @@ class InvalidGameSettingsError(CodedError):
     """Settings a game does not take, or out of their range (API.md: 422)."""
 
     code = "invalid_game_settings"
+
+
+class GameOverError(RuleError):
+    """The game had ended by its own last move (API.md: 409)."""
+
+    code = "game_over"
+
+
+class TimeUpError(RuleError):
+    """A deadline acted before the move came (API.md: 409)."""
+
+    code = "time_up"
 
 
 class Ending(StrEnum):
@@ -80,17 +100,30 @@ class Adapter(Protocol[State, Move]):
         """The game's settings from the creation body (its own fields only; None for absent
         ones), stored as JSON; raises `InvalidGameSettingsError`."""
 
+    # Whether the game's answers list `reveals`, one per game of the match that has ended.
+    shows_reveals: bool
+
     def seats(self, settings: Mapping[str, Any]) -> int:
         """How many seats a game with these settings has."""
 
-    def new_game(self, deck: Sequence[Card], settings: Mapping[str, Any]) -> State: ...
+    def decks(self, settings: Mapping[str, Any]) -> int:
+        """How many decks a game with these settings is dealt from: one per game of the match."""
 
-    def parse_move(self, body: Mapping[str, Any], *, seat: int, at_ms: int) -> Move:
-        """An engine move from a move body (the API's or a logged record's); raises a `RuleError`
-        (`move_not_allowed`) for a move the game does not have or a field it needs."""
+    def new_game(self, decks: Sequence[Sequence[Card]], settings: Mapping[str, Any]) -> State:
+        """The game dealt from its decks (`decks(settings)` of them, in the order they are played)."""
+
+    def parse_move(self, body: Mapping[str, Any], *, seat: int, at_ms: int, automatic: bool = False) -> Move:
+        """An engine move from a move body (the API's, or a logged record's with its `automatic`
+        flag, so that a move the clock made replays as such); raises a `RuleError` for a move the
+        game does not have or a field it needs (`move_not_allowed`), or cards that are not the
+        seat's (`card_not_in_hand`)."""
 
     def record(self, move: Move) -> dict[str, Any]:
         """The move as the log stores it: `{"move": name, ...its fields}`."""
+
+    def log_fields(self, record: Mapping[str, Any], outcome: Mapping[str, Any]) -> dict[str, Any]:
+        """A log record's move fields and outcome as the API's log shows them (`outcome` and
+        whatever else the game's records carry)."""
 
     def apply_move(self, state: State, move: Move) -> State:
         """The next state, or a `RuleError` (nothing changed)."""
@@ -106,6 +139,16 @@ class Adapter(Protocol[State, Move]):
     def end(self, state: State) -> End | None:
         """How and when the game ended; None while it is played."""
 
+    def late_refusal(self, state: State, *, seat: int) -> CodedError | None:
+        """Why a move from `seat` comes too late, the clock read: the game is over (`game_over`), or
+        a deadline acted first for that seat (`time_up`); None when it is not late."""
+
+    def games_ended(self, state: State) -> int:
+        """How many of the match's games (its first decks) have ended."""
+
+    def game_no(self, state: State) -> int:
+        """The game of the match in play (the last one once the match is over), from 1."""
+
     def seat_to_move(self, state: State) -> int | None:
         """The seat in `needs`; None when the game waits for nobody."""
 
@@ -113,7 +156,12 @@ class Adapter(Protocol[State, Move]):
         """What an accepted move did, as the log shows it to everyone: never a hidden card."""
 
     def view(self, state: State, caller: Caller) -> dict[str, Any]:
-        """`needs`, `board`, `score` (and what else the game shows) as `caller` may see them."""
+        """`needs`, `board`, `score` (and what else the game shows) as `caller` may see them. A
+        `needs.deadline` is in ms since the start: the kit shows it as a time."""
+
+    def hands(self, state: State) -> dict[int, list[str]]:
+        """Each seat's hidden cards in the game in play, for staff once its deck is revealed
+        (a game that deals no hand: none)."""
 
     def score(self, state: State) -> dict[str, Any]:
         """The score as API.md shows it (with its `total`)."""
@@ -156,12 +204,13 @@ class OneSeatAdapter:
     `ended_at_ms` and `deadline_ms`. The game's own adapter adds its moves and views."""
 
     seat = 1
+    shows_reveals = False
     name: ClassVar[str]  # the game as people read it
     # Each move by name: its engine class, and the one field it names with its range (or None).
     moves: ClassVar[dict[str, tuple[type[Any], str | None, str]]]
     refusal: ClassVar[type[CodedError]]  # the engine's `move_not_allowed`
 
-    def parse_move(self, body: Mapping[str, Any], *, seat: int, at_ms: int) -> Any:
+    def parse_move(self, body: Mapping[str, Any], *, seat: int, at_ms: int, automatic: bool = False) -> Any:
         name = body.get("move")
         found = self.moves.get(str(name))
         if found is None:
@@ -178,8 +227,23 @@ class OneSeatAdapter:
         field = self.moves[move.kind][1]
         return {"move": move.kind} if field is None else {"move": move.kind, field: getattr(move, field)}
 
+    def log_fields(self, record: Mapping[str, Any], outcome: Mapping[str, Any]) -> dict[str, Any]:
+        return {**record, "outcome": dict(outcome)}
+
     def seats(self, settings: Mapping[str, Any]) -> int:
         return 1
+
+    def decks(self, settings: Mapping[str, Any]) -> int:
+        return 1
+
+    def games_ended(self, state: Any) -> int:
+        return 0 if state.ended is None else 1
+
+    def game_no(self, state: Any) -> int:
+        return 1
+
+    def hands(self, state: Any) -> dict[int, list[str]]:
+        return {}
 
     def next_deadline_ms(self, state: Any) -> int | None:
         return None if state.finished else int(state.deadline_ms)
@@ -193,11 +257,25 @@ class OneSeatAdapter:
         ending = Ending.TIME_UP if state.ended == Ending.TIME_UP.value else Ending.PLAYED
         return End(ending, int(state.ended_at_ms))
 
+    def late_refusal(self, state: Any, *, seat: int) -> CodedError | None:
+        """Once the game is over, a move is `time_up` if the clock ended it, else `game_over`."""
+        end = self.end(state)
+        if end is None:
+            return None
+        if end.ending is Ending.TIME_UP:
+            return TimeUpError("The clock ran out: the game is over.", field="at")
+        return GameOverError("The game is over: its last move has been played.")
+
     def seat_to_move(self, state: Any) -> int | None:
         return None if state.finished else self.seat
 
     def no_settings_but(self, body: Mapping[str, Any], *allowed: str) -> None:
-        """Refuses every setting in `body` but `allowed` (a body lists only the settings given)."""
-        extra = sorted(key for key, value in body.items() if value is not None and key not in allowed)
-        if extra:
-            raise InvalidGameSettingsError(f"{self.name} takes no setting {extra[0]!r}.", field=extra[0])
+        no_settings_but(self.name, body, *allowed)
+
+
+def no_settings_but(name: str, body: Mapping[str, Any], *allowed: str) -> None:
+    """Refuses every setting in `body` but `allowed` (a body lists only the settings given) for the
+    game `name`."""
+    extra = sorted(key for key, value in body.items() if value is not None and key not in allowed)
+    if extra:
+        raise InvalidGameSettingsError(f"{name} takes no setting {extra[0]!r}.", field=extra[0])

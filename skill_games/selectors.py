@@ -1,4 +1,4 @@
-"""Reads of the skill games (STYLE.md §6): rows, and the engine state replayed from the deck order
+"""Reads of the skill games (STYLE.md §6): rows, and the engine state replayed from the deck orders
 and the move log alone (RULES.md §3: state and score come from the log).
 
 Every request on a game reads its row, and every move and changed poll its log: those two reads
@@ -37,8 +37,29 @@ def adapter_of(game: Game) -> Adapter[Any, Any]:
     return game_for(game.kind).adapter
 
 
-def deck_of(game: Game) -> tuple[Card, ...]:
-    return tuple(parse_card(text) for text in game.deck_order)
+def decks_of(game: Game) -> tuple[tuple[Card, ...], ...]:
+    """The game's deck orders, one per game of the match, in the order they are played."""
+    return tuple(tuple(parse_card(text) for text in deck) for deck in game.decks)
+
+
+def reveal_of(game: Game, number: int) -> dict[str, Any]:
+    """API.md's reveal of deck `number` (from 1): its order, salt and commitment."""
+    return {
+        "order": list(game.decks[number - 1]),
+        "salt": game.salts[number - 1],
+        "commitment": game.commitments[number - 1],
+    }
+
+
+def reveals_of(game: Game) -> list[dict[str, Any]]:
+    """Every deck revealed so far, each with its `game_no` (API.md's `reveals`)."""
+    return [{"game_no": n, **reveal_of(game, n)} for n in range(1, game.decks_revealed + 1)]
+
+
+def last_reveal_of(game: Game) -> dict[str, Any] | None:
+    """API.md's `reveal`: the last deck's, once the whole game (every game of the match) may be
+    shown; None before."""
+    return None if game.revealed_at is None else reveal_of(game, game.deal_count)
 
 
 @functools.cache
@@ -76,23 +97,29 @@ class Logged(Protocol):
     @property
     def elapsed_ms(self) -> int: ...
 
+    @property
+    def automatic(self) -> bool: ...
+
 
 class LoggedMove(NamedTuple):
     seat: int
     move: dict[str, Any]
     elapsed_ms: int
+    automatic: bool
 
 
 def logged_moves(*, game_id: int) -> list[LoggedMove]:
     """The game's log as a replay reads it, oldest first."""
     with connection.cursor() as cursor:
         cursor.execute(
-            'SELECT "seat", "move", "elapsed_ms" FROM "skill_games_move" WHERE "game_id" = %s ORDER BY "seq"',
+            'SELECT "seat", "move", "elapsed_ms", "automatic" FROM "skill_games_move" '
+            'WHERE "game_id" = %s ORDER BY "seq"',
             [game_id],
         )
         rows = cursor.fetchall()
     return [
-        LoggedMove(seat, move if isinstance(move, dict) else json.loads(move), at) for seat, move, at in rows
+        LoggedMove(seat, move if isinstance(move, dict) else json.loads(move), at, automatic)
+        for seat, move, at, automatic in rows
     ]
 
 
@@ -112,14 +139,18 @@ def due_game_ids(*, now: dt.datetime) -> list[int]:
     return list(due.values_list("pk", flat=True))
 
 
+def replayed_move(adapter: Adapter[Any, Any], state: Any, move: Logged) -> Any:
+    """The state after one logged move, replayed as it was logged (an automatic one as such)."""
+    parsed = adapter.parse_move(move.move, seat=move.seat, at_ms=move.elapsed_ms, automatic=move.automatic)
+    return adapter.apply_move(state, parsed)
+
+
 def replay(game: Game, moves: Iterable[Logged]) -> Any:
-    """The engine state from the deck order and the log, before the clock is read."""
+    """The engine state from the deck orders and the log, before the clock is read."""
     adapter = adapter_of(game)
-    state = adapter.new_game(deck_of(game), game.settings)
+    state = adapter.new_game(decks_of(game), game.settings)
     for move in moves:
-        state = adapter.apply_move(
-            state, adapter.parse_move(move.move, seat=move.seat, at_ms=move.elapsed_ms)
-        )
+        state = replayed_move(adapter, state, move)
     return state
 
 

@@ -2,9 +2,11 @@
 deadline act, re-score a game from its log.
 
 Each write locks the game's row first (`skill_games.locks`), replays the log through the game's
-engine (`skill_games.registry`), and writes the new log record and the game row in the caller's
-transaction; the audit events (`skill_games.game.created`, `.ended`, `.revealed`) go to the
-casino-wide chain, last. A deadline is applied under the same lock by whoever comes first (a
+engine (`skill_games.registry`), and writes the new log records and the game row in the caller's
+transaction; the audit events go to the casino-wide chain, last: `skill_games.game.created` (the
+settings and every deck's commitment, never an order or a salt), `.revealed` (one deck's order,
+salt and commitment, as its game ends: a match of several games reveals each deck then, a
+practice game only) and `.ended` (the end and the score). A deadline is applied under the same lock by whoever comes first (a
 request, `apply_due_deadline`, or the beat task, `finish_due_games`): the next one finds the game
 already over, so it acts exactly once.
 """
@@ -21,7 +23,6 @@ from django.db import transaction
 from audit.context import AuditActor
 from audit.services import record_event
 from casino.engine.cards import ALL_CARDS, Card
-from casino.engine.errors import RuleError
 from casino.engine.shoe import commitment, verify_commitment
 from casino.engine.table_game import NotYourTurnError
 from kernel.errors import ConflictError, NotFoundError
@@ -30,24 +31,21 @@ from kernel.rows import Insert, Update, run_together
 from skill_games import selectors
 from skill_games.locks import lock_game
 from skill_games.models import Game, GameState, Move, Seat
-from skill_games.registry import Adapter, End, Ending, game_for
-from skill_games.selectors import MS, GameSnapshot, adapter_of, elapsed_ms, to_ms
+from skill_games.registry import Adapter, End, game_for
+from skill_games.selectors import MS, GameSnapshot, adapter_of, elapsed_ms, reveal_of, to_ms
 
 SALT_BYTES = 32
 # What a move or the clock changes on the game's row; the committed deal never changes.
-PLAYED_FIELDS = ("seq", "state", "due_at", "finished_at", "end_reason", "score", "revealed_at")
-
-
-class GameOverError(RuleError):
-    """The game had ended by its own last move (API.md: 409)."""
-
-    code = "game_over"
-
-
-class TimeUpError(RuleError):
-    """A deadline ended the game before the move came (API.md: 409)."""
-
-    code = "time_up"
+PLAYED_FIELDS = (
+    "seq",
+    "state",
+    "due_at",
+    "finished_at",
+    "end_reason",
+    "score",
+    "decks_revealed",
+    "revealed_at",
+)
 
 
 def shuffled_deck() -> tuple[Card, ...]:
@@ -55,13 +53,6 @@ def shuffled_deck() -> tuple[Card, ...]:
     cards = list(ALL_CARDS)
     secrets.SystemRandom().shuffle(cards)
     return tuple(cards)
-
-
-def reveal_of(game: Game) -> dict[str, Any] | None:
-    """API.md's reveal, once the game's deck may be shown."""
-    if game.revealed_at is None:
-        return None
-    return {"order": list(game.deck_order), "salt": game.salt_hex, "commitment": game.commitment}
 
 
 def _record(
@@ -101,22 +92,26 @@ def create_game(
     actor: AuditActor,
     now: dt.datetime,
     deck: Sequence[Card] | None = None,
+    decks: Sequence[Sequence[Card]] = (),
 ) -> GameSnapshot:
-    """A practice game of `kind` with the settings in `body`: its deck shuffled (or `deck`, for a
-    test), the commitment published, one token per seat (returned once, stored hashed)."""
+    """A practice game of `kind` with the settings in `body`: one deck per game of its match
+    shuffled (or the first ones given, `decks` or `deck`, for a test), each committed to and every
+    commitment published, one token per seat (returned once, stored hashed)."""
     adapter = game_for(kind).adapter
     game_settings = adapter.check_settings(body)
-    order = tuple(deck) if deck is not None else shuffled_deck()
-    state = adapter.new_game(order, game_settings)  # refuses a deck that is not one full deck
-    salt = secrets.token_bytes(SALT_BYTES)
+    given = [tuple(order) for order in decks] or ([tuple(deck)] if deck is not None else [])
+    count = adapter.decks(game_settings)
+    orders = [*given, *(shuffled_deck() for _ in range(count - len(given)))][:count]
+    state = adapter.new_game(orders, game_settings)  # refuses a deck that is not one full deck
+    salts = [secrets.token_bytes(SALT_BYTES) for _ in orders]
     started = to_ms(now)
     game = Game(
         kind=kind,
         started_at=started,
         settings=game_settings,
-        deck_order=[str(card) for card in order],
-        salt_hex=salt.hex(),
-        commitment=commitment(order, salt),
+        decks=[[str(card) for card in order] for order in orders],
+        salts=[salt.hex() for salt in salts],
+        commitments=[commitment(order, salt) for order, salt in zip(orders, salts, strict=True)],
         created_by_id=user_id,
         created_at=now,
     )
@@ -141,7 +136,8 @@ def create_game(
             "game": kind,
             "settings": game_settings,
             "seats": len(seats),
-            "commitment": game.commitment,
+            "commitment": game.commitments[0],  # the game in play's
+            "commitments": list(game.commitments),  # one a game of the match, in order
             "started_at": started.isoformat(),
             "ends_at": None if game.ends_at is None else game.ends_at.isoformat(),
         },
@@ -153,9 +149,27 @@ def create_game(
 # --- the end, the clock ------------------------------------------------------------------------
 
 
+def _reveal(game: Game, upto: int, *, actor: AuditActor, at: dt.datetime) -> None:
+    """The decks of the games that have ended, up to deck `upto`, revealed one by one (a practice
+    game's: a heat's decks are revealed when the heat closes, RULES.md §4)."""
+    if game.tournament_id is not None:
+        return
+    while game.decks_revealed < upto:
+        game.decks_revealed += 1
+        after = {"game_no": game.decks_revealed, **reveal_of(game, game.decks_revealed)}
+        _record(game, event_type="skill_games.game.revealed", actor=actor, after=after, at=at)
+
+
+def _moved(game: Game, adapter: Adapter[Any, Any], after: Any, *, at_ms: int, actor: AuditActor) -> None:
+    """After an accepted move (or one the clock made): the decks of the games it ended are revealed,
+    while the match goes on (its last deck is revealed with its end, `_finish`)."""
+    if adapter.end(after) is None:
+        _reveal(game, adapter.games_ended(after), actor=actor, at=_moment(game, at_ms))
+
+
 def _finish(game: Game, adapter: Adapter[Any, Any], state: Any, end: End, *, actor: AuditActor) -> None:
-    """The game is over: its final score and end are written, and (a practice game) its deck is
-    revealed. The game row is locked by the caller."""
+    """The game is over: its final score and end are written, and (a practice game) every deck not
+    yet revealed is. The game row is locked by the caller."""
     finished_at = _moment(game, end.at_ms)
     score = adapter.score(state)
     game.state = GameState.FINISHED
@@ -165,15 +179,19 @@ def _finish(game: Game, adapter: Adapter[Any, Any], state: Any, end: End, *, act
     game.due_at = None
     after = {"end": end.ending.value, "finished_at": finished_at.isoformat(), "score": score, "seq": game.seq}
     _record(game, event_type="skill_games.game.ended", actor=actor, after=after, at=finished_at)
-    if game.tournament_id is None:  # a heat's deck is revealed when the heat closes (RULES.md §4)
+    if game.tournament_id is None:
+        _reveal(game, game.deal_count, actor=actor, at=finished_at)
         game.revealed_at = finished_at
-        _record(
-            game,
-            event_type="skill_games.game.revealed",
-            actor=actor,
-            after={"order": list(game.deck_order), "salt": game.salt_hex, "commitment": game.commitment},
-            at=finished_at,
-        )
+
+
+def _ended(game: Game, adapter: Adapter[Any, Any], state: Any, *, actor: AuditActor) -> None:
+    """The game row after the engine's state: finished with its score if it ended, else its next
+    deadline."""
+    end = adapter.end(state)
+    if end is not None:
+        _finish(game, adapter, state, end, actor=actor)
+    else:
+        _schedule(game, adapter, state)
 
 
 def _log(
@@ -213,11 +231,12 @@ def _write(game: Game, logged: Sequence[Move]) -> None:
 
 def _let_clock_act(game: Game, state: Any, *, now: dt.datetime, actor: AuditActor) -> tuple[Any, list[Move]]:
     """What the clock did up to `now` on a locked game: its automatic moves (to be logged) and the
-    end it brought, written on the row."""
+    end it brought, written on the row (a game already over: the state at its end, nothing to
+    write)."""
     adapter = adapter_of(game)
-    if game.state != GameState.PLAYING:
-        return state, []
     clocked = adapter.advance_clock(state, now_ms=elapsed_ms(game, now))
+    if game.state != GameState.PLAYING:
+        return clocked.state, []
     logged: list[Move] = []
     before = state
     for seat, move in clocked.automatic:
@@ -233,12 +252,9 @@ def _let_clock_act(game: Game, state: Any, *, now: dt.datetime, actor: AuditActo
                 outcome=outcome,
             )
         )
+        _moved(game, adapter, after, at_ms=move.at_ms, actor=actor)
         before = after
-    end = adapter.end(clocked.state)
-    if end is not None:
-        _finish(game, adapter, clocked.state, end, actor=actor)
-    else:
-        _schedule(game, adapter, clocked.state)
+    _ended(game, adapter, clocked.state, actor=actor)
     return clocked.state, logged
 
 
@@ -276,23 +292,20 @@ def play_move(
     now: dt.datetime,
 ) -> GameSnapshot:
     """One move from `seat`, checked in RULES.md §3's order (API.md adds `expected_seq` after the
-    clock): game over, clock, `expected_seq`, seat, cards, the rest. A refused move changes
-    nothing; an accepted one is logged with the server's receive time."""
+    clock): game over, clock, `expected_seq`, seat, cards, the rest. The first two are the game's
+    own (`Adapter.late_refusal`: for Make 21, the seat whose turn just timed out is `time_up` while
+    the clock's move for it is the last in the log; any other seat goes on to `not_your_turn`). A
+    refused move changes nothing; an accepted one is logged with the server's receive time, after
+    any move the clock made for a seat before it."""
     game = lock_game(game_id=game_id)
     if game is None:
         raise NotFoundError("not_found", f"No game {game_id}.")
     adapter = adapter_of(game)
     state = selectors.replay(game, selectors.logged_moves(game_id=game.pk))
     state, automatic = _let_clock_act(game, state, now=now, actor=actor)
-    end = adapter.end(state)
-    ending = end.ending if end is not None else Ending(game.end_reason) if game.end_reason else None
-    if ending is Ending.TIME_UP:
-        raise TimeUpError("The clock ran out: the game is over.", field="at")
-    if ending is not None:
-        raise GameOverError("The game is over: its last move has been played.")
-    if automatic:
-        # The clock moved for a seat since the last request: that is the move this one is late for.
-        raise TimeUpError("The turn's clock ran out: a move was made for the seat.", field="at")
+    late = adapter.late_refusal(state, seat=seat)
+    if late is not None:
+        raise late
     if expected_seq is not None and expected_seq != game.seq:
         raise ConflictError(
             "stale_game",
@@ -312,12 +325,9 @@ def play_move(
         automatic=False,
         outcome=adapter.outcome(state, after, move),
     )
-    end = adapter.end(after)
-    if end is not None:
-        _finish(game, adapter, after, end, actor=actor)
-    else:
-        _schedule(game, adapter, after)
-    _write(game, [logged])
+    _moved(game, adapter, after, at_ms=at_ms, actor=actor)
+    _ended(game, adapter, after, actor=actor)
+    _write(game, [*automatic, logged])
     return GameSnapshot(game=game, seats=selectors.seat_numbers(game), state=after, at=now)
 
 
@@ -327,9 +337,9 @@ def play_move(
 @dataclass(frozen=True)
 class Rescore:
     game_id: int
-    score: dict[str, Any]  # recomputed from the deck order and the log alone
+    score: dict[str, Any]  # recomputed from the deck orders and the log alone
     stored: dict[str, Any] | None  # the final score written when the game ended
-    commitment_holds: bool  # the stored order and salt hash to the published commitment
+    commitment_holds: bool  # each stored order and its salt hash to the deck's published commitment
 
     @property
     def matches(self) -> bool:
@@ -337,7 +347,7 @@ class Rescore:
 
 
 def rescore_game(*, game_id: int, now: dt.datetime) -> Rescore:
-    """The game's score replayed from its deck order and log alone (the clock read at its end, or
+    """The game's score replayed from its deck orders and log alone (the clock read at its end, or
     at `now` while it is played), against the score it ended with."""
     game = selectors.get_game(game_id=game_id)
     if game is None:
@@ -345,7 +355,10 @@ def rescore_game(*, game_id: int, now: dt.datetime) -> Rescore:
     snapshot = selectors.game_snapshot(
         game=game, moves=selectors.logged_moves(game_id=game_id), now=game.finished_at or now
     )
-    holds = verify_commitment(selectors.deck_of(game), bytes.fromhex(game.salt_hex), game.commitment)
+    holds = all(
+        verify_commitment(order, bytes.fromhex(salt), published)
+        for order, salt, published in zip(selectors.decks_of(game), game.salts, game.commitments, strict=True)
+    )
     return Rescore(
         game_id=game.pk,
         score=adapter_of(game).score(snapshot.state),

@@ -31,8 +31,8 @@ class SquaresAdapter(OneSeatAdapter):
         limit_s = body.get("limit_s")
         return {"limit_s": check_limit_s(DEFAULT_LIMIT_S if limit_s is None else limit_s)}
 
-    def new_game(self, deck: Sequence[Card], settings: Mapping[str, Any]) -> SquaresState:
-        return engine.new_game(deck, limit_s=settings["limit_s"])
+    def new_game(self, decks: Sequence[Sequence[Card]], settings: Mapping[str, Any]) -> SquaresState:
+        return engine.new_game(decks[0], limit_s=settings["limit_s"])
 
     def apply_move(self, state: SquaresState, move: SquaresMove) -> SquaresState:
         return engine.apply_move(state, move)

@@ -22,6 +22,13 @@ class DayGame:
     ended_at: dt.datetime | None  # when it ended, once over (by the row, or by its clock)
     total: Any  # the score total: the stored one once written, else the one replayed now
 
+    @property
+    def seat_totals(self) -> list[tuple[str, Any]]:
+        """A total by seat (a Make 21 match's cards collected), seat 1 first; none for one number."""
+        if not isinstance(self.total, dict):
+            return []
+        return sorted(self.total.items(), key=lambda item: int(item[0]) if str(item[0]).isdigit() else 0)
+
 
 def day_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
     """[start, end) of a gaming day: its day shift's start to the next day's."""

@@ -1,11 +1,13 @@
-"""Re-score a skill game from its log and its reveal, and check its deck against the commitment.
+"""Re-score a skill game from its log and its reveals, and check its decks against their
+commitments.
 
 The score is recomputed by the kit's own re-scoring (`skill_games.services.rescore_game`, as the
-`rescore_game` command does: the deck order and the log replayed through the game's engine) and
-held part by part against the score stored when the game ended. Once the deck is revealed, the
-commitment is recomputed from the revealed text alone, as API.md ("Verifying an electronic shoe")
-tells anyone to: the SHA-256 of the cards joined by commas, `:`, then the salt in lower-case hex.
-Before the reveal nothing about the order is checked or shown.
+`rescore_game` command does: the deck orders and the log replayed through the game's engine) and
+held part by part against the score stored when the game ended. Once a deck is revealed (a match
+reveals each game's deck as that game ends), its commitment is recomputed from the revealed text
+alone, as API.md ("Verifying an electronic shoe") tells anyone to: the SHA-256 of the cards joined
+by commas, `:`, then the salt in lower-case hex. Before its reveal nothing about an order is
+checked or shown.
 """
 
 import datetime as dt
@@ -15,16 +17,18 @@ from typing import Any
 
 from casino.engine.cards import ALL_CARDS
 from casino.engine.errors import RuleError
-from floor.games.story import label_of
+from floor.games.story import label_of, value_text
 from floor.rounds.shoes import commitment_of
 from skill_games.models import Game, GameState
-from skill_games.services import rescore_game, reveal_of
+from skill_games.selectors import reveals_of
+from skill_games.services import rescore_game
 
 
 @dataclass(frozen=True)
 class DeckCheck:
     """A revealed deck against the commitment published at the start."""
 
+    game_no: int  # the game of the match it was dealt for
     order: list[str]
     salt: str
     commitment: str
@@ -40,26 +44,21 @@ class DeckCheck:
         return self.commitment_matches and self.whole_deck
 
 
-def check_deck(game: Game) -> DeckCheck | None:
-    """The revealed deck checked; None while the order and salt are secret."""
-    reveal = reveal_of(game)
-    if reveal is None:
-        return None
+def _checked(reveal: dict[str, Any]) -> DeckCheck:
     order = [str(code) for code in reveal["order"]]
     try:
         recomputed = commitment_of(order=order, salt_hex=str(reveal["salt"]))
     except UnicodeEncodeError:
         recomputed = ""
     whole = sorted(order) == sorted(str(card) for card in ALL_CARDS)
-    return DeckCheck(order, str(reveal["salt"]), str(reveal["commitment"]), recomputed, whole)
+    return DeckCheck(
+        int(reveal["game_no"]), order, str(reveal["salt"]), str(reveal["commitment"]), recomputed, whole
+    )
 
 
-def _text(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, list):
-        return ", ".join(str(item) for item in value) or "none"
-    return str(value)
+def check_decks(game: Game) -> list[DeckCheck]:
+    """Each revealed deck checked, game 1's first; none while every order and salt is secret."""
+    return [_checked(reveal) for reveal in reveals_of(game)]
 
 
 @dataclass(frozen=True)
@@ -76,17 +75,17 @@ class ScoreCheck:
 
     @property
     def stored_text(self) -> str:
-        return _text(self.stored)
+        return value_text(self.stored)
 
     @property
     def recomputed_text(self) -> str:
-        return _text(self.recomputed)
+        return value_text(self.recomputed)
 
 
 @dataclass(frozen=True)
 class GameVerdict:
     parts: tuple[ScoreCheck, ...]
-    deck: DeckCheck | None
+    decks: tuple[DeckCheck, ...]  # the revealed ones
     problem: str = ""  # why the log could not be re-scored at all
     note: str = ""  # why nothing is compared: no final score is stored yet
     so_far: tuple[tuple[str, str], ...] = ()  # then, the score so far recomputed: (label, value)
@@ -96,9 +95,12 @@ class GameVerdict:
         return tuple(part for part in self.parts if not part.matches)
 
     @property
+    def failing_decks(self) -> tuple[DeckCheck, ...]:
+        return tuple(deck for deck in self.decks if not deck.verified)
+
+    @property
     def matches(self) -> bool:
-        deck_ok = self.deck is None or self.deck.verified
-        return not self.problem and not self.differing_parts and deck_ok
+        return not self.problem and not self.differing_parts and not self.failing_decks
 
 
 def compare_scores(*, stored: dict[str, Any], recomputed: dict[str, Any]) -> tuple[ScoreCheck, ...]:
@@ -108,18 +110,18 @@ def compare_scores(*, stored: dict[str, Any], recomputed: dict[str, Any]) -> tup
 
 
 def rescore(game: Game, *, now: dt.datetime) -> GameVerdict:
-    """The game re-scored from its log (and its deck checked once revealed)."""
-    deck = check_deck(game)
+    """The game re-scored from its log (and its decks checked once revealed)."""
+    decks = tuple(check_decks(game))
     try:
         result = rescore_game(game_id=game.pk, now=now)
     except (RuleError, ValueError, KeyError, TypeError) as error:
-        return GameVerdict((), deck, problem=f"The stored moves do not replay: {error}")
+        return GameVerdict((), decks, problem=f"The stored moves do not replay: {error}")
     if game.state != GameState.FINISHED or result.stored is None:
         return GameVerdict(
             (),
-            None,
+            decks,
             note="No final score is stored yet: the game is being played. Its score so far is "
             "recomputed from the log below; the score is stored, and the deck revealed, when it ends.",
-            so_far=tuple((label_of(key), _text(value)) for key, value in result.score.items()),
+            so_far=tuple((label_of(key), value_text(value)) for key, value in result.score.items()),
         )
-    return GameVerdict(compare_scores(stored=result.stored, recomputed=result.score), deck)
+    return GameVerdict(compare_scores(stored=result.stored, recomputed=result.score), decks)

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe
 from floor.access import console_view
 from floor.days import gaming_day_in_url, neighbour_days
 from floor.games.day import games_of_day
-from floor.games.rescore import check_deck, rescore
+from floor.games.rescore import check_decks, rescore
 from floor.games.story import build_game_story
 from kernel.forms import GamingDayField
 from kernel.gaming_day import gaming_day_and_shift
@@ -94,4 +94,9 @@ def game_rescore(request: HttpRequest, game_id: int) -> HttpResponse:
 @console_view()
 def game_deck(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(game_id)
-    return render(request, "floor/games/deck.html", {"game": game, "check": check_deck(game)})
+    checks = {check.game_no: check for check in check_decks(game)}
+    deal = [
+        (number, commitment, checks.get(number))
+        for number, commitment in enumerate(game.commitments, start=1)
+    ]
+    return render(request, "floor/games/deck.html", {"game": game, "deal": deal})

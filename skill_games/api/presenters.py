@@ -6,9 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from skill_games.models import Game, GameState, Move
-from skill_games.registry import Caller
-from skill_games.selectors import GameSnapshot, adapter_of
-from skill_games.services import reveal_of
+from skill_games.registry import Adapter, Caller
+from skill_games.selectors import MS, GameSnapshot, adapter_of, last_reveal_of, reveals_of
 
 
 def timestamp(moment: dt.datetime) -> str:
@@ -17,12 +16,24 @@ def timestamp(moment: dt.datetime) -> str:
     return f"{utc:%Y-%m-%dT%H:%M:%S}.{utc.microsecond // 1000:03d}Z"
 
 
+def _view(game: Game, adapter: Adapter[Any, Any], state: Any, caller: Caller) -> dict[str, Any]:
+    """The game's own part of the answer, its `needs.deadline` (ms since the start) as a time."""
+    view = adapter.view(state, caller)
+    needs = view.get("needs")
+    if isinstance(needs, dict) and isinstance(needs.get("deadline"), int):
+        view["needs"] = {**needs, "deadline": timestamp(game.started_at + needs["deadline"] * MS)}
+    return view
+
+
 def game_payload(snapshot: GameSnapshot, caller: Caller) -> dict[str, Any]:
+    """The game as `caller` may see it: `commitment` is the game in play's (of a match's decks);
+    `reveal` the last deck's once the whole game has ended (and may be shown), and a match's
+    answers list `reveals` too, one for each of its games that has ended."""
     game, adapter = snapshot.game, adapter_of(snapshot.game)
     over = game.state == GameState.FINISHED or adapter.end(snapshot.state) is not None
     tokens = snapshot.tokens or {}
     seats = [{"seat": n, "token": tokens[n]} if n in tokens else {"seat": n} for n in snapshot.seats]
-    return {
+    payload = {
         "id": game.pk,
         "game": game.kind,
         "state": GameState.FINISHED.value if over else GameState.PLAYING.value,
@@ -30,12 +41,15 @@ def game_payload(snapshot: GameSnapshot, caller: Caller) -> dict[str, Any]:
         "started_at": timestamp(game.started_at),
         "ends_at": None if game.ends_at is None else timestamp(game.ends_at),
         "server_time": timestamp(snapshot.at),
-        "commitment": game.commitment,
-        "reveal": reveal_of(game),
+        "commitment": game.commitments[adapter.game_no(snapshot.state) - 1],
+        "reveal": last_reveal_of(game),
         "tournament": None,
-        **adapter.view(snapshot.state, caller),
+        **_view(game, adapter, snapshot.state, caller),
         "seats": seats,
     }
+    if adapter.shows_reveals:
+        payload["reveals"] = reveals_of(game)
+    return payload
 
 
 def version_tag(game: Game, caller: Caller) -> str:
@@ -44,22 +58,23 @@ def version_tag(game: Game, caller: Caller) -> str:
     `server_time` moves on between two equal answers."""
     seat = "staff" if caller.seat is None else f"seat{caller.seat}"
     revealed = "" if game.revealed_at is None else f".r{int(game.revealed_at.timestamp() * 1000)}"
+    revealed += f".d{game.decks_revealed}" if game.decks_revealed else ""
     return f'W/"g{game.pk}.{game.seq}.{game.state}{revealed}.{seat}"'
 
 
-def move_payload(move: Move) -> dict[str, Any]:
+def move_payload(move: Move, adapter: Adapter[Any, Any]) -> dict[str, Any]:
     """A log record: the move's fields, when the server got it, what it did (no hidden card: the
-    adapters log only cards already face up)."""
+    adapters log only cards already face up), as the game shows its records."""
     return {
+        **adapter.log_fields(move.move, move.outcome),
         "seq": move.seq,
         "seat": move.seat,
-        **move.move,
         "at": timestamp(move.received_at),
         "elapsed_s": move.elapsed_ms / 1000,
         "automatic": move.automatic,
-        "outcome": move.outcome,
     }
 
 
-def log_payload(moves: Iterable[Move]) -> list[dict[str, Any]]:
-    return [move_payload(move) for move in moves]
+def log_payload(game: Game, moves: Iterable[Move]) -> list[dict[str, Any]]:
+    adapter = adapter_of(game)
+    return [move_payload(move, adapter) for move in moves]

@@ -132,7 +132,7 @@ class GameMovesApi(SkillGameApiView):
     def get(self, request: Request, game_id: int) -> Response:
         if self.game is None:
             raise _not_found(game_id)
-        return Response(log_payload(selectors.list_moves(game_id=game_id)))
+        return Response(log_payload(self.game, selectors.list_moves(game_id=game_id)))
 
     @extend_schema(request=s.MoveInput, responses={200: s.GameOutput}, parameters=[IDEMPOTENCY_HEADER])
     @idempotent

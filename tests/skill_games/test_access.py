@@ -94,7 +94,7 @@ def test_settings_a_game_does_not_take_are_invalid_game_settings(
 
 
 def test_a_game_that_is_not_registered_is_a_validation_error(pit_boss: APIClient) -> None:
-    problem(post(pit_boss, GAMES, {"game": "make21", "players": 3}), 400, "validation_error")
+    problem(post(pit_boss, GAMES, {"game": "poker", "players": 3}), 400, "validation_error")
     problem(post(pit_boss, GAMES, {}), 400, "validation_error")
 
 

@@ -42,14 +42,14 @@ def test_the_move_log_is_append_only(played: Played) -> None:
 @pytest.mark.django_db
 def test_the_committed_deal_cannot_change(played: Played) -> None:
     games = Game.objects.filter(pk=played.id)
-    deck = list(games.get().deck_order)
+    deck = list(games.get().decks[0])
     swapped = [deck[1], deck[0], *deck[2:]]
-    assert "committed deal" in refused(lambda: games.update(deck_order=swapped))
-    assert "committed deal" in refused(lambda: games.update(salt_hex="00" * 32))
-    assert "committed deal" in refused(lambda: games.update(commitment="00" * 32))
+    assert "committed deal" in refused(lambda: games.update(decks=[swapped]))
+    assert "committed deal" in refused(lambda: games.update(salts=["00" * 32]))
+    assert "committed deal" in refused(lambda: games.update(commitments=["00" * 32]))
     assert "cannot go back" in refused(lambda: games.update(seq=0))
     assert "append-only" in refused(lambda: deleted("skill_games_game", played.id))
-    assert games.get().deck_order == deck
+    assert games.get().decks == [deck]
 
 
 @pytest.mark.django_db
@@ -68,6 +68,7 @@ def test_a_finished_game_keeps_its_end_and_score(played: Played) -> None:
     )
     assert "keeps its end" in refused(lambda: games.update(score={"total": 999}))
     assert "keeps its end" in refused(lambda: games.update(state=GameState.PLAYING, finished_at=None))
-    games.update(revealed_at=now)
+    games.update(decks_revealed=1, revealed_at=now)
     assert "reveal cannot change" in refused(lambda: games.update(revealed_at=None))
+    assert "reveal cannot change" in refused(lambda: games.update(decks_revealed=0))
     assert games.get().score == {"total": 1}

@@ -1,6 +1,7 @@
 """Schemathesis over the skill games' operations: the creation called by a pit boss, a game's reads
-and moves by its seat's device, on a game of Squares in play: no 5xx, every answer as documented,
-and a request the schema allows is accepted unless the game's rules refuse it."""
+and moves by its seat's device, on a game of Squares and a match of Make 21 (its first seat, to
+move) in play: no 5xx, every answer as documented, and a request the schema allows is accepted
+unless the game's rules refuse it."""
 
 from collections.abc import Callable
 
@@ -19,14 +20,18 @@ schema = fuzzing.api_schema(application).include(path_regex="^/api/v1/games/")
 # the game does not take, and the moves the game's rules refuse.
 REFUSALS: dict[str, fuzzing.Refusals] = {
     "POST /api/v1/games/": {422: frozenset({"invalid_game_settings"})},
-    "POST /api/v1/games/{game_id}/moves/": {422: frozenset({"move_not_allowed", "not_your_turn"})},
+    "POST /api/v1/games/{game_id}/moves/": {
+        422: frozenset({"move_not_allowed", "not_your_turn", "card_not_in_hand"})
+    },
 }
 
 
-@pytest.fixture
-def game_in_play(make_staff: Callable[[str], tuple[ProvisionedStaff, APIClient]]) -> dict[str, object]:
+@pytest.fixture(params=[{"game": "squares"}, {"game": "make21", "players": 2}], ids=["squares", "make21"])
+def game_in_play(
+    make_staff: Callable[[str], tuple[ProvisionedStaff, APIClient]], request: pytest.FixtureRequest
+) -> dict[str, object]:
     boss, client = make_staff("pit_boss")
-    created = ok(post(client, "/api/v1/games/", {"game": "squares"}), 201)
+    created = ok(post(client, "/api/v1/games/", request.param), 201)
     return {"id": created["id"], "seat": created["seats"][0]["token"], "boss": boss.token}
 
 

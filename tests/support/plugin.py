@@ -63,6 +63,8 @@ SLOW: dict[str, tuple[str, ...]] = {
     # Forty random games each through the API, held against the skill games' models.
     "skill_games/model/test_attack_model.py": ("test_forty_random_games_agree_with_the_model",),
     "skill_games/model/test_squares_model.py": ("test_forty_random_games_agree_with_the_model",),
+    # Migrates the skill games back and forth on the test database.
+    "skill_games/test_deal_migration.py": ("*",),
 }
 
 

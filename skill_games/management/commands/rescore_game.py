@@ -1,5 +1,6 @@
-"""`manage.py rescore_game <id>`: a game's score recomputed from its deck order and move log
-alone, and whether it matches the score the game ended with (RULES.md §3)."""
+"""`manage.py rescore_game <id>`: a game's score recomputed from its deck orders (one a game of the
+match) and move log alone, and whether it matches the score the game ended with and every stored
+deck hashes to its published commitment (RULES.md §3)."""
 
 import json
 from typing import Any

@@ -41,4 +41,4 @@ def test_a_pit_boss_opens_the_days_games_a_story_and_its_re_scoring(console: Cal
 
     boss.follow(f'a[href="/floor/games/{finished.id}/deck/"]')
     boss.wait_for_text("Verified: the revealed order and salt hash to the published commitment")
-    assert boss.read("#commitment") == finished.game.commitment
+    assert boss.read("#commitment") == finished.game.commitments[0]

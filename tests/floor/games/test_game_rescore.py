@@ -48,7 +48,7 @@ def test_a_tampered_stored_score_is_red_on_the_re_score_page(pit_boss: Client, c
 def test_a_tampered_salt_fails_the_commitment_in_red(pit_boss: Client, clock: Clock) -> None:
     squares = play_out(start("squares"))
     with as_superuser_bypassing_triggers() as cursor:
-        cursor.execute("UPDATE skill_games_game SET salt_hex = %s WHERE id = %s", ["00" * 32, squares.id])
+        cursor.execute("UPDATE skill_games_game SET salts = ARRAY[%s] WHERE id = %s", ["00" * 32, squares.id])
 
     rescored = page(pit_boss, f"/floor/games/{squares.id}/rescore/")
     deal = page(pit_boss, f"/floor/games/{squares.id}/deck/")
@@ -75,9 +75,9 @@ def test_an_unfinished_game_re_scores_its_score_so_far_and_reveals_nothing(
     assert 'id="score-so-far"' in rescored
     assert "<dd>50</dd>" in rescored
     game = Game.objects.get(pk=attack.id)
-    assert game.commitment in deal
-    assert game.salt_hex not in deal
-    assert game.salt_hex not in rescored
+    assert game.commitments[0] in deal
+    assert game.salts[0] not in deal
+    assert game.salts[0] not in rescored
     assert 'id="not-revealed"' in deal
     assert 'id="order"' not in deal
     assert_not_shown(deal + rescored, [str(card) for card in deck])
@@ -92,9 +92,9 @@ def test_the_deal_verification_shows_commitment_order_salt_and_the_rule(
     html = page(pit_boss, f"/floor/games/{attack.id}/deck/")
 
     assert '<p class="verdict ok" id="verdict">' in html
-    assert game.commitment in html
-    assert game.salt_hex in html
-    assert f"<li>{game.deck_order[0]}</li>" in html
-    assert f"<li>{game.deck_order[51]}</li>" in html
+    assert game.commitments[0] in html
+    assert game.salts[0] in html
+    assert f"<li>{game.decks[0][0]}</li>" in html
+    assert f"<li>{game.decks[0][51]}</li>" in html
     assert "lower-case hex SHA-256 of the ASCII bytes of the shuffled order" in html
     assert "mismatch" not in html
