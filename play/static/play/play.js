@@ -9,6 +9,7 @@
   const gameUrl = body.dataset.gameUrl;
   const moveUrl = body.dataset.moveUrl;
   const csrf = body.dataset.csrf;
+  const mySeat = Number(body.dataset.seat);
   const root = document.getElementById("game");
   const message = document.getElementById("message");
   const POLL_MS = 1000;
@@ -90,7 +91,8 @@
     const same = game && answer.id === game.id && answer.seq === game.seq && answer.state === game.state && !!answer.reveal === !!game.reveal;
     game = answer;
     answeredAt = performance.now();
-    leftAtAnswer = answer.ends_at ? Date.parse(answer.ends_at) - Date.parse(answer.server_time) : null;
+    const until = answer.ends_at || (answer.needs && answer.needs.deadline);
+    leftAtAnswer = until ? Date.parse(until) - Date.parse(answer.server_time) : null;
     if (same) tick();
     else render();
   }
@@ -278,6 +280,166 @@
     return [header, grid, tools];
   }
 
+  // --- Make 21 ---------------------------------------------------------------------------------
+
+  let selected = []; // the cards of the hand chosen for the next play, double or extension
+  const OUTCOMES = {
+    stays: "the card stays",
+    seven: "a 7: the pile goes back",
+    hit_21: "Hit 21",
+    double_21: "Double 21",
+    set_mode: "a set: set mode",
+    extended: "the set is extended",
+    bust: "bust",
+    take: "takes the set",
+  };
+
+  function cardsText(cards) {
+    return (cards || []).map((card) => (card[0] === "T" ? "10" : card[0]) + SUITS[card[1]]).join(" ");
+  }
+
+  function lastText(last) {
+    if (!last) return "No move yet in this game.";
+    const who = "Seat " + last.seat + (last.automatic ? " (the clock moved for them)" : "");
+    const what = last.move === "take" ? " took the set" : " " + (last.move === "play" ? "played" : last.move === "double" ? "doubled with" : "extended with") + " " + cardsText(last.cards) + (last.pile ? " on " + last.pile : "");
+    const outcome = OUTCOMES[last.outcome] || last.outcome;
+    const taken = last.taken_by ? ": seat " + last.taken_by + " takes " + last.cards_taken : "";
+    return who + what + " — " + outcome + taken + ".";
+  }
+
+  function setModeText(mode) {
+    if (!mode) return null;
+    if (mode.kind === "flush") return "Set: flush " + SUITS[mode.suit];
+    if (mode.kind === "rank") return "Set: " + (RANK_NAMES[mode.rank] || mode.rank) + "s";
+    return "Set: run";
+  }
+
+  function renderMake21() {
+    const board = game.board;
+    const needs = game.needs || {};
+    const moves = new Set(needs.moves || []);
+    const mine = needs.seat === mySeat;
+    const hand = game.hand || [];
+    selected = selected.filter((card) => hand.includes(card));
+    const header = el("div", { class: "stats" }, [
+      stat("Game", board.game_no + " of " + board.games, "game-no"),
+      stat("Turn", mine ? "Yours" : "Seat " + needs.seat, "turn"),
+      stat("Turn clock", clockText(), "clock"),
+      stat("Draw pile", board.draw_pile, "draw-pile"),
+      stat("Dealer", "Seat " + board.dealer, "dealer"),
+    ]);
+    const piles = el(
+      "div",
+      { class: "piles" },
+      board.piles.map((pile) => {
+        const facing = needs.pile === pile.pile;
+        const playable = moves.has("play") && selected.length > 0;
+        const extendable = facing && moves.has("extend") && selected.length > 0;
+        const target = playable || extendable;
+        return el(
+          "button",
+          {
+            type: "button",
+            class: "pile21" + (pile.set_mode ? " set" : "") + (facing ? " facing" : "") + (target ? "" : " blocked"),
+            "data-pile": pile.pile,
+            "aria-disabled": target ? null : "true",
+            title: extendable ? "Extend this set with the chosen cards" : playable ? "Play the chosen cards here" : "",
+          },
+          [
+            el("span", { class: "pile-head" }, [
+              el("span", { class: "key", text: pile.pile }),
+              el("span", { class: "total", text: pile.cards.length ? String(pile.total) : "empty" }),
+            ]),
+            el("span", { class: "pile-cards" }, pile.cards.map((card) => cardFace(card, "small"))),
+            pile.set_mode ? el("span", { class: "note set-mode", text: setModeText(pile.set_mode) }) : null,
+          ],
+        );
+      }),
+    );
+    const handCards = el(
+      "div",
+      { class: "hand", id: "hand" },
+      hand.length
+        ? hand.map((card) =>
+            el("button", { type: "button", class: "held" + (selected.includes(card) ? " chosen" : ""), "data-card": card, "aria-pressed": selected.includes(card) ? "true" : "false" }, [cardFace(card, "big")]),
+          )
+        : [el("p", { class: "hint", text: "Your hand is empty: you wait for the game to end." })],
+    );
+    const tools = el("div", { class: "tools" }, [
+      el("button", { type: "button", id: "double", class: "secondary", disabled: !(moves.has("double") && selected.length), text: "Double (to the center)" }),
+      el("button", { type: "button", id: "take", class: "secondary", disabled: !moves.has("take"), text: "Take the set" }),
+      el("span", {
+        class: "hint",
+        text: mine
+          ? needs.mode === "set_mode"
+            ? "A set faces you on " + needs.pile + ": extend it with the cards you choose, or take it."
+            : "Choose one or two cards, then a pile (or Double)."
+          : "Seat " + needs.seat + " is playing.",
+      }),
+    ]);
+    const seats = el("table", { class: "seats" }, [
+      el("thead", {}, [el("tr", {}, [el("th", { text: "Seat" }), el("th", { text: "Cards in hand" }), el("th", { text: "Collected this game" }), el("th", { text: "Match" })])]),
+      el(
+        "tbody",
+        {},
+        board.seats.map((seat) =>
+          el("tr", { class: (seat.seat === needs.seat ? "moving " : "") + (seat.seat === mySeat ? "you" : ""), "data-seat": seat.seat }, [
+            el("th", { scope: "row", text: seat.seat === mySeat ? seat.seat + " (you)" : String(seat.seat) }),
+            el("td", { text: String(seat.hand_size) }),
+            el("td", { text: String(seat.collected) }),
+            el("td", { text: String((game.score.total || {})[String(seat.seat)] || 0) }),
+          ]),
+        ),
+      ),
+    ]);
+    const last = el("p", { class: "last", id: "last", role: "status", text: lastText(board.last) });
+    return [header, last, piles, el("h2", { class: "hand-title", text: "Your hand" }), handCards, tools, seats];
+  }
+
+  function renderMake21End() {
+    const score = game.score;
+    const seats = Object.keys(score.total || {}).sort((a, b) => Number(a) - Number(b));
+    const rows = seats.map((seat) =>
+      el("tr", { class: (score.winners || []).includes(Number(seat)) ? "won" : (score.losers || []).includes(Number(seat)) ? "lost" : "" }, [
+        el("th", { scope: "row", text: "Seat " + seat }),
+        ...(score.games || []).map((one) => el("td", { text: String(one.collected[seat]) })),
+        el("td", { class: "sum", text: String(score.total[seat]) }),
+      ]),
+    );
+    const head = el("tr", {}, [el("th", { text: "" }), ...(score.games || []).map((one) => el("th", { text: "Game " + one.game_no })), el("th", { text: "Cards" })]);
+    const names = (list) => (list || []).map((seat) => "seat " + seat).join(", ") || "nobody";
+    const reveals = (game.reveals || []).map((reveal) =>
+      el("div", { class: "reveal", "data-game-no": reveal.game_no }, [
+        el("h3", { text: "Game " + reveal.game_no }),
+        el("dl", {}, [
+          el("dt", { text: "Commitment" }),
+          el("dd", { class: "hex", text: reveal.commitment }),
+          el("dt", { text: "Order (top card first)" }),
+          el("dd", { class: "order", text: reveal.order.join(",") }),
+          el("dt", { text: "Salt" }),
+          el("dd", { class: "hex", text: reveal.salt }),
+        ]),
+        el("p", { class: "checked", "data-check": reveal.game_no, text: "" }),
+      ]),
+    );
+    if (window.crypto && window.crypto.subtle) {
+      for (const reveal of game.reveals || []) {
+        const text = new TextEncoder().encode(reveal.order.join(",") + ":" + reveal.salt);
+        window.crypto.subtle.digest("SHA-256", text).then((digest) => {
+          const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+          const checked = root.querySelector('[data-check="' + reveal.game_no + '"]');
+          if (checked) checked.textContent = hex === reveal.commitment ? "Checked on this device: this deal matches its commitment." : "Warning: this deal does not match its commitment.";
+        });
+      }
+    }
+    return [
+      el("h1", { text: "Make 21: the match is over" }),
+      el("p", { id: "how", class: "how", text: "Fewest cards collected wins. Won: " + names(score.winners) + ". Lost: " + names(score.losers) + "." }),
+      el("table", { class: "score", id: "match-score" }, [el("thead", {}, [head]), el("tbody", {}, rows)]),
+      el("section", { class: "verify" }, [el("h2", { text: "Check the deals" }), el("p", { text: "Each game's commitment was published before its first card: the SHA-256 of its order (cards joined by commas), a colon and its salt." }), ...reveals]),
+    ];
+  }
+
   // --- the end ---------------------------------------------------------------------------------
 
   function scoreParts() {
@@ -348,7 +510,8 @@
     root.dataset.game = game.game;
     root.classList.toggle("finished", game.state !== "playing");
     let parts;
-    if (game.state !== "playing") parts = renderEnd();
+    if (game.state !== "playing") parts = game.game === "make21" ? renderMake21End() : renderEnd();
+    else if (game.game === "make21") parts = renderMake21();
     else if (game.game === "attack") parts = renderAttack();
     else if (game.game === "squares") parts = renderSquares();
     else parts = [el("p", { text: "This game is played at the table, not on this page." })];
@@ -359,6 +522,10 @@
     if (!game || game.state !== "playing") return;
     const target = event.target.closest("button");
     if (!target || !root.contains(target)) return;
+    if (game.game === "make21") {
+      clickMake21(target);
+      return;
+    }
     if (target.id === "undo") send({ move: "undo" });
     else if (target.id === "cash-in") send({ move: "cash_in" });
     else if (target.dataset.column) send({ move: "place", column: Number(target.dataset.column) });
@@ -366,6 +533,21 @@
       send({ move: target.dataset.action, position: Number(target.dataset.position) });
     }
   });
+
+  function clickMake21(target) {
+    if (target.dataset.card) {
+      const card = target.dataset.card;
+      selected = selected.includes(card) ? selected.filter((c) => c !== card) : [...selected, card].slice(-2);
+      render();
+    } else if (target.id === "take") {
+      send({ move: "take" });
+    } else if (target.id === "double" && selected.length) {
+      send({ move: "double", cards: selected });
+    } else if (target.dataset.pile && selected.length && target.getAttribute("aria-disabled") !== "true") {
+      const extending = game.needs && game.needs.mode === "set_mode" && game.needs.pile === target.dataset.pile;
+      send(extending ? { move: "extend", cards: selected } : { move: "play", cards: selected, pile: target.dataset.pile });
+    }
+  }
 
   document.addEventListener("keydown", (event) => {
     if (!game || game.game !== "attack" || game.state !== "playing") return;
