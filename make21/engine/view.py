@@ -7,7 +7,7 @@ among them would reveal a hand). A move's record carries the cards played, never
 Times are ms since the match started (the kit turns them into timestamps).
 """
 
-from typing import NotRequired, TypedDict
+from typing import NotRequired, TypedDict, cast
 
 from make21.engine.game import Make21State, MoveRecord
 from make21.engine.rules import PILES, Pile, SetLock, can_double, can_extend, judge, shown_total
@@ -15,6 +15,7 @@ from make21.engine.rules import PILES, Pile, SetLock, can_double, can_extend, ju
 __all__ = [
     "BoardView",
     "GameScoreView",
+    "LastView",
     "NeedsView",
     "PileView",
     "RecordView",
@@ -52,16 +53,24 @@ class SeatView(TypedDict):
     collected: int  # this game's
 
 
-class RecordView(TypedDict):
-    game_no: int
+class LastView(TypedDict):
+    """A move as the board's `last` shows it: the move's own fields (`cards` but for a take,
+    `pile` for a play), what it did, and who took how many."""
+
     seat: int
     move: str
-    cards: list[str]
-    pile: str | None
+    cards: NotRequired[list[str]]
+    pile: NotRequired[str | None]
     outcome: str
     taken_by: int | None
     cards_taken: int
     automatic: bool
+
+
+class RecordView(LastView):
+    """A move as the log shows it: the board's `last`, and the game of the match it was in."""
+
+    game_no: int
 
 
 class BoardView(TypedDict):
@@ -71,7 +80,7 @@ class BoardView(TypedDict):
     draw_pile: int
     piles: list[PileView]
     seats: list[SeatView]
-    last: RecordView | None
+    last: LastView | None
 
 
 class GameScoreView(TypedDict):
@@ -138,26 +147,32 @@ def _pile(name: str, pile: Pile) -> PileView:
     }
 
 
-def record(move: MoveRecord) -> RecordView:
-    """A move as the log and the board's `last` show it."""
-    return {
-        "game_no": move.game_no,
+def last(move: MoveRecord) -> LastView:
+    """A move as the board's `last` shows it: the move's own fields, what it did, who took."""
+    shown: LastView = {
         "seat": move.seat,
         "move": move.move,
-        "cards": [str(card) for card in move.cards],
-        "pile": move.pile,
         "outcome": move.outcome.value,
         "taken_by": move.taken_by,
         "cards_taken": move.cards_taken,
         "automatic": move.automatic,
     }
+    if move.move != "take":
+        shown["cards"] = [str(card) for card in move.cards]
+    if move.move == "play":
+        shown["pile"] = move.pile
+    return shown
+
+
+def record(move: MoveRecord) -> RecordView:
+    """A move as the log shows it: as `last` does, with its game of the match."""
+    return cast(RecordView, {**last(move), "game_no": move.game_no})
 
 
 def board(state: Make21State) -> BoardView:
     """The public board: the game in play (the last one once the match is over), its dealer, the
     draw pile's size, the piles, each seat's hand size and cards collected this game, and the last
     move's record."""
-    last = state.last
     return {
         "game_no": state.game_no,
         "games": state.match.games,
@@ -170,7 +185,7 @@ def board(state: Make21State) -> BoardView:
                 zip(state.hands, state.collections, strict=True), start=1
             )
         ],
-        "last": None if last is None else record(last),
+        "last": None if state.last is None else last(state.last),
     }
 
 

@@ -43,7 +43,6 @@ def test_at_the_deadline_the_server_moves_for_the_seat_and_the_deadlines_chain(
 
     assert after_one["seq"] == 1
     assert after_one["board"]["last"] == {
-        "game_no": 1,
         "seat": A,
         "move": "play",
         "cards": ["KS"],

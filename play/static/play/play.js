@@ -301,7 +301,8 @@
   function lastText(last) {
     if (!last) return "No move yet in this game.";
     const who = "Seat " + last.seat + (last.automatic ? " (the clock moved for them)" : "");
-    const what = last.move === "take" ? " took the set" : " " + (last.move === "play" ? "played" : last.move === "double" ? "doubled with" : "extended with") + " " + cardsText(last.cards) + (last.pile ? " on " + last.pile : "");
+    if (last.move === "take") return who + " took the set: " + last.cards_taken + " cards.";
+    const what = " " + (last.move === "play" ? "played" : last.move === "double" ? "doubled with" : "extended with") + " " + cardsText(last.cards) + (last.pile ? " on " + last.pile : "");
     const outcome = OUTCOMES[last.outcome] || last.outcome;
     const taken = last.taken_by ? ": seat " + last.taken_by + " takes " + last.cards_taken : "";
     return who + what + " — " + outcome + taken + ".";

@@ -76,8 +76,8 @@ class Match:
         self.exchanges.append(Exchange(seat, None, status, answer, self.ms(answer)))
         return answer
 
-    def send(self, seat: int, body: dict[str, Any]) -> Exchange:
-        status, answer = self.seats[seat].call("POST", f"{self.path}moves/", body)
+    def send(self, seat: int, body: dict[str, Any], device: Client | None = None) -> Exchange:
+        status, answer = (device or self.seats[seat]).call("POST", f"{self.path}moves/", body)
         return Exchange(seat, body, status, answer, self.ms(answer) if status == 200 else None)
 
     def move(self, seat: int, body: dict[str, Any]) -> bool:
@@ -90,14 +90,17 @@ class Match:
     def race(self, seat: int, first: dict[str, Any], other_seat: int, second: dict[str, Any]) -> None:
         """Two moves sent at once (two devices of the mover, or the mover and another seat)."""
         done: list[Exchange] = []
+        mine = self.seats[other_seat]
+        device = Client(f"http://{mine.host}:{mine.port}", mine.token)  # the second device's connection
         threads = [
-            threading.Thread(target=lambda s=s, b=b: done.append(self.send(s, b)))
-            for s, b in ((seat, first), (other_seat, second))
+            threading.Thread(target=lambda s=s, b=b, d=d: done.append(self.send(s, b, d)))
+            for s, b, d in ((seat, first, None), (other_seat, second, device))
         ]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
+        device.close()
         if sum(e.status == 200 for e in done) > 1:  # both carry the same expected_seq
             raise Disagreement(f"match {self.created['id']}: two racing moves on one seq both accepted")
         for exchange in sorted(done, key=lambda e: e.status != 200):  # the accepted one came first
