@@ -278,7 +278,12 @@ def test_a_flush_enters_set_mode_an_extension_passes_it_on_and_who_cannot_extend
     log = match.log(A)
     assert [record["seq"] for record in log] == [1, 2, 3, 4, 5, 6]
     assert (log[4]["move"], log[4]["cards"], "pile" in log[4]) == ("extend", ["2S"], False)
-    assert (log[5]["move"], log[5]["outcome"], "cards" in log[5], "pile" in log[5]) == ("take", "take", False, False)
+    assert (log[5]["move"], log[5]["outcome"], "cards" in log[5], "pile" in log[5]) == (
+        "take",
+        "take",
+        False,
+        False,
+    )
 
 
 def test_a_play_over_21_busts_and_goes_to_the_mover(start_match: Callable[..., Match]) -> None:
