@@ -3,6 +3,7 @@ play, so the first call of every demo table's terminal succeeds; and the demo's 
 property on the filing documents."""
 
 import json
+from io import StringIO
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from audit.context import AuditActor
 from blackjack.models import Round, RoundState
 from casino.models import Shoe, StaffProfile, StaffRole, Table, TableLimit
 from casino.services.rule_changes import approve_rule_change, request_rule_change
+from config.management.commands.run_service import Command as RunService
 from config.management.commands.seed_demo import DEMO_PIT
 from kernel.gaming_day import gaming_day_and_shift
 from specials.models import Match, MatchState
@@ -62,6 +64,25 @@ def test_there_is_a_login_for_every_role_two_pit_bosses_and_two_counters(demo: d
         # Every staff token is good for the API: every staff role reads the paytables.
         assert client_with_token(login["token"]).get("/api/v1/paytables/").status_code == 200
     assert next(s for s in demo["staff"] if s["username"] == "pitboss")["password"] == "pitboss-demo-2026"
+
+
+def test_make_run_prints_every_login_and_every_table(demo: dict[str, Any], tmp_path: Path) -> None:
+    """The table `run_service` prints once the service starts, from the credentials file."""
+    out = StringIO()
+    command = RunService(stdout=out)
+
+    command._announce("127.0.0.1:8000", tmp_path / "demo-credentials.json")
+
+    printed = out.getvalue().splitlines()
+    for login in demo["staff"]:
+        line = f"{login['role']:<17} {login['username']} / {login['password']}  token {login['token']}"
+        assert sum(line in row for row in printed) == 1, login
+    for made in demo["tables"]:
+        assert any(
+            row.startswith(f"  Table {made['table']} ") and made["terminal_token"] in row
+            and f"dealer badge {made['dealer']['badge']} PIN {made['dealer']['pin']}" in row
+            for row in printed
+        ), made  # fmt: skip
 
 
 def test_the_second_pit_boss_approves_what_the_first_requests(demo: dict[str, Any]) -> None:
