@@ -145,9 +145,11 @@ CASINO_SOFT_COUNT_PER = env.str("CASINO_SOFT_COUNT_PER", default="shift")
 if CASINO_SOFT_COUNT_PER not in ("shift", "day"):
     raise ImproperlyConfigured("CASINO_SOFT_COUNT_PER is `shift` or `day`.")
 # Printed at the head of every shift and daily report page (the gaming licence holder and the
-# licensed premises).
-CASINO_LICENSEE = env.str("CASINO_LICENSEE", default="Licensee not configured")
-CASINO_PROPERTY = env.str("CASINO_PROPERTY", default="Property not configured")
+# licensed premises). The demo's casino has its own unless they are set.
+CASINO_LICENSEE = env.str("CASINO_LICENSEE", default="Demo Gaming LLC" if DEMO else "Licensee not configured")
+CASINO_PROPERTY = env.str(
+    "CASINO_PROPERTY", default="Demo casino, 1 Demo Way" if DEMO else "Property not configured"
+)
 # Player ratings (reports.ratings): a patron's rating session at a table ends when they sit
 # out this many rounds dealt there, or this many minutes pass between two of their rounds.
 CASINO_RATING_BREAK_ROUNDS = env.int("CASINO_RATING_BREAK_ROUNDS", default=10)

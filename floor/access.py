@@ -77,6 +77,20 @@ def actable_table(user: Any, table_id: int) -> Table:
     return table
 
 
+# Where each role's work is, and so where signing in lands it (the others: the floor). The cage and
+# the count team reach no floor page; compliance reaches the floor too, from the navigation.
+LANDING_PAGES: dict[str, str] = {
+    StaffRole.COMPLIANCE: "floor:compliance",
+    StaffRole.CAGE_CASHIER: "floor:cage",
+    StaffRole.COUNT_TEAM: "floor:count",
+}
+
+
+def landing_page(user: Any) -> str:
+    """The URL name of the page this user's role works on: where signing in takes them."""
+    return LANDING_PAGES.get(role_of(user) or "", "floor:home")
+
+
 def console_view(*roles: str) -> Callable[[View], View]:
     """Require a signed-in staff member with one of `roles` (default: any console role).
 

@@ -18,6 +18,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import resolve_url
 from django.urls import reverse_lazy
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -25,7 +26,7 @@ from django.utils.decorators import method_decorator
 from audit.middleware import client_address_from
 from casino.admin_site import BackOfficeAuthenticationForm
 from casino.services.staff_sign_in import BAD_CREDENTIALS, StaffSignInRefusal, sign_in_source, sign_in_staff
-from floor.access import console_view
+from floor.access import console_view, landing_page
 
 REFUSAL_ATTRIBUTE = "staff_sign_in_refusal"
 # Session keys (seconds since the epoch): when the staff member signed in, and when they last
@@ -94,6 +95,14 @@ class StaffLoginView(auth_views.LoginView):
     form_class = StaffAuthenticationForm
     # Its form view would take a PUT as a POST: every console page answers 405 to PUT, PATCH, DELETE.
     http_method_names = ["get", "head", "post", "options"]
+
+    def get_success_url(self) -> str:
+        """The page asked for, or the page the role works on (`floor.access.landing_page`): the
+        console's home page, asked for by a visitor of `/`, is the role's own."""
+        asked = self.get_redirect_url()
+        if asked and asked not in (resolve_url("root"), resolve_url("floor:home")):
+            return asked
+        return resolve_url(landing_page(self.request.user))
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_invalid(form)

@@ -4,7 +4,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from casino.models import StaffRole
-from floor.access import CONSOLE_ROLES, console_view, may_act_on_tables, role_of, visible_tables
+from floor.access import (
+    CONSOLE_ROLES,
+    console_view,
+    landing_page,
+    may_act_on_tables,
+    role_of,
+    visible_tables,
+)
 from floor.live.figures import floor_view
 
 
@@ -19,11 +26,9 @@ def _pit_map_context(request: HttpRequest) -> dict[str, object]:
 @console_view(*CONSOLE_ROLES, StaffRole.CAGE_CASHIER, StaffRole.COUNT_TEAM)
 def home(request: HttpRequest) -> HttpResponse:
     """The floor: the pit map of the tables this user's role and pits show. A cage cashier's
-    console is the cage and a count team member's the soft count: signing in lands them there."""
-    if role_of(request.user) == StaffRole.CAGE_CASHIER:
-        return redirect("floor:cage")
-    if role_of(request.user) == StaffRole.COUNT_TEAM:
-        return redirect("floor:count")
+    console is the cage and a count team member's the soft count: they go there."""
+    if role_of(request.user) in (StaffRole.CAGE_CASHIER, StaffRole.COUNT_TEAM):
+        return redirect(landing_page(request.user))
     return render(request, "floor/live/floor.html", _pit_map_context(request))
 
 

@@ -17,13 +17,20 @@ pytestmark = pytest.mark.django_db
 SMALL = ["--shoe", SMALL_SHOE_ARG, "--workers", "0"]
 
 
-def run(*args: str) -> tuple[str, str]:
-    out, err = StringIO(), StringIO()
+class Terminal(StringIO):
+    """What a terminal stderr says of itself."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def run(*args: str, err: StringIO | None = None) -> tuple[str, str]:
+    out, err = StringIO(), err if err is not None else StringIO()
     call_command("paytable_report", *args, stdout=out, stderr=err)
     return out.getvalue(), err.getvalue()
 
 
-def test_it_prints_the_report_of_the_version_in_force_with_a_progress_bar() -> None:
+def test_it_prints_the_report_of_the_version_in_force_and_no_progress_bar_when_captured() -> None:
     out, err = run(*SMALL)
 
     lines = out.splitlines()
@@ -46,9 +53,15 @@ def test_it_prints_the_report_of_the_version_in_force_with_a_progress_bar() -> N
     assert "composition-dependent play, exact, re-splits to 4 hands" in out
     assert "basic strategy, exact, one split (no re-split) (the steering model)" in out
     assert "Break-even pays under steering" in out
-    # The bar counts the dealer's up cards: five card values in this shoe.
+    assert err == ""  # no bar, no carriage returns, in a log or a test's capture
+
+
+def test_on_a_terminal_a_progress_bar_counts_the_dealer_up_cards() -> None:
+    _, err = run(*SMALL, err=Terminal())
+
     assert "computing, by dealer up card" in err
-    assert "5/5" in err
+    assert "5/5" in err  # five card values in this shoe
+    assert "\r" in err
 
 
 def test_it_reports_a_named_version_under_the_rules_asked_for(pit_boss: Staff) -> None:

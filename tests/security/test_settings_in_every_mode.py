@@ -2,16 +2,12 @@
 probe of the demo sees what production sends). Each mode's settings are loaded in a process of
 its own, as the service would load them."""
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.settings_loaded import settings_loaded
+
 SHOWN = [
     "SECURE_PROXY_SSL_HEADER", "SECURE_HSTS_SECONDS", "SESSION_COOKIE_HTTPONLY", "CSRF_COOKIE_HTTPONLY",
     "SESSION_COOKIE_SAMESITE", "CSRF_COOKIE_SAMESITE", "X_FRAME_OPTIONS", "SECURE_CONTENT_TYPE_NOSNIFF",
@@ -26,21 +22,7 @@ MODES = {
 
 
 def settings_of(**env: str) -> dict[str, Any]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "CASINO_"))}
-    clean.update(
-        {"DATABASE_URL": "postgres://nobody@127.0.0.1:1/none", "DJANGO_SETTINGS_MODULE": "config.settings"}
-    )
-    clean.update(env)
-    code = (
-        "import json, django; django.setup(); from django.conf import settings; "
-        f"print(json.dumps({{name: getattr(settings, name) for name in {SHOWN!r}}}))"
-    )
-    result = subprocess.run(  # noqa: S603
-        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True, check=False
-    )
-    assert result.returncode == 0, result.stderr
-    loaded: dict[str, Any] = json.loads(result.stdout)
-    return loaded
+    return settings_loaded(SHOWN, **env)
 
 
 @pytest.fixture(scope="module")

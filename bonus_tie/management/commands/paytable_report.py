@@ -4,7 +4,8 @@
                                      [--workers 1] [--shoe A,2,...,ten]
 
 The report is computed now (a few seconds of CPU for a full shoe, in this process), with a
-progress bar on stderr; the version defaults to the one in force. Every figure is exact and
+progress bar on stderr when stderr is a terminal (none in a log or captured output); the version
+defaults to the one in force. Every figure is exact and
 labelled with its model. It is printed, not stored: a
 proposal's stored report is computed by the Celery task when it is proposed. Bad arguments get a
 one-line error and exit status 2 (1 for an unknown version).
@@ -120,7 +121,15 @@ class Command(BaseCommand):
         except CodedError as exc:
             raise CommandError(exc.detail) from exc
         err = getattr(self.stderr, "_out", sys.stderr)
-        with tqdm(desc="computing, by dealer up card", unit="up card", file=err, dynamic_ncols=True) as bar:
+        # A bar redraws itself with carriage returns: only a terminal shows it as one line.
+        shown = callable(getattr(err, "isatty", None)) and err.isatty()
+        with tqdm(
+            desc="computing, by dealer up card",
+            unit="up card",
+            file=err,
+            dynamic_ncols=True,
+            disable=not shown,
+        ) as bar:
 
             def progress(done: int, total: int) -> None:
                 if bar.total != total:

@@ -136,11 +136,11 @@ class Command(PlainErrorsCommand):
         lines = [
             "",
             f"Casino back office is starting at {base}",
-            f"  Floor console: {base}/ (sign in as the demo pit boss below)",
+            f"  Floor console: {base}/ (sign in with any demo login below: each role lands on its page)",
             f"  Admin site:    {base}/admin/",
             f"  API docs:      {base}/api/v1/docs/",
             f"  Health:        {base}/healthz",
-            "  Demo logins (floor console, admin site and API tokens):",
+            "  Demo logins, one for every role (floor console, admin site and API tokens):",
         ]
         for staff in credentials.get("staff", []):
             lines.append(

@@ -13,7 +13,7 @@ from audit.context import AuditActor
 from audit.management.base import PlainErrorsCommand
 from blackjack.engine.wagers import SeatRequest, WagerRequest
 from blackjack.services import apply_action, open_round, report_card, settle_round
-from casino.models import Casino, GameKind, ShoeMode, Terminal
+from casino.models import Casino, GameKind, ShoeMode, StaffRole, Terminal
 from casino.services.provisioning import ProvisionedTable, create_staff, provision_table
 from casino.services.shoes import open_shoe
 from casino.services.terminals import sign_in_dealer
@@ -21,7 +21,20 @@ from table_money.models import BuyInMethod, SlipKind
 from table_money.services.accounting import approve_slip, open_table, record_buy_in, request_slip
 
 DEMO_CASINO = "Demo casino"
-DEMO_PIT = "Pit 1"  # the floor supervisor and the pit boss run it
+DEMO_PIT = "Pit 1"  # the floor supervisor and the two pit bosses run it
+# A login for every staff role (DESIGN.md, Roles), as (username, role, pits run): two pit bosses,
+# so that one approves the rule changes the other requests (maker-checker), and two count-team
+# members, so that a soft count has its two. Each one's password is `<username>-demo-2026`.
+DEMO_STAFF = (
+    ("admin", StaffRole.ADMIN, ()),
+    ("floor", StaffRole.FLOOR_SUPERVISOR, (DEMO_PIT,)),
+    ("pitboss", StaffRole.PIT_BOSS, (DEMO_PIT,)),
+    ("pitboss2", StaffRole.PIT_BOSS, (DEMO_PIT,)),
+    ("compliance", StaffRole.COMPLIANCE, ()),
+    ("cage", StaffRole.CAGE_CASHIER, ()),
+    ("count1", StaffRole.COUNT_TEAM, ()),
+    ("count2", StaffRole.COUNT_TEAM, ()),
+)
 CREDENTIALS_FILE = Path(settings.BASE_DIR) / ".local" / "demo-credentials.json"
 
 
@@ -34,9 +47,11 @@ def load_demo_credentials(path: Path = CREDENTIALS_FILE) -> dict[str, Any] | Non
 class Command(PlainErrorsCommand):
     help = (
         "Load the demo casino once: a pit, two tie-bonus tables and a special-card points table with "
-        "terminals and dealers, staff logins (the floor supervisor and pit boss run the pit), and a "
-        "shift under way: the tables opened, buy-ins, a fill approved, a credit pending, a round played "
-        "and one being dealt, so the floor console shows live figures."
+        "terminals and dealers, a login for every staff role (two pit bosses and a floor supervisor "
+        "run the pit; compliance, the admin, a cage cashier and two count-team members), and a shift "
+        "under way: the tables opened, buy-ins, a fill approved, a credit pending, a round played to "
+        "its end on each blackjack table and a shoe open on every table, so the floor console shows "
+        "live figures and each terminal deals its next round at once."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -68,12 +83,11 @@ class Command(PlainErrorsCommand):
             ),
         ]  # fmt: skip
         staff = [
-            create_staff(username="admin", role="admin", password="admin-demo-2026", now=now),  # noqa: S106
-            create_staff(username="floor", role="floor_supervisor", password="floor-demo-2026", pits=[DEMO_PIT], now=now),  # noqa: S106
-            create_staff(username="pitboss", role="pit_boss", password="pitboss-demo-2026", pits=[DEMO_PIT], now=now),  # noqa: S106
-            create_staff(username="compliance", role="compliance", password="compliance-demo-2026", now=now),  # noqa: S106
-        ]  # fmt: skip
-        play_a_demo_shift(tables, pit_boss=staff[2].user, now=now)
+            create_staff(username=username, role=role, password=f"{username}-demo-2026", pits=pits, now=now)
+            for username, role, pits in DEMO_STAFF
+        ]
+        pit_boss = next(made.user for made in staff if made.role == StaffRole.PIT_BOSS)
+        play_a_demo_shift(tables, pit_boss=pit_boss, now=now)
         credentials = {
             "tables": [
                 {"table": t.table.name, "game": t.table.game, "terminal_token": t.terminal_token,
@@ -103,15 +117,16 @@ def _terminal_actor(terminal: Terminal) -> AuditActor:
     )
 
 
-def _stand_on_17_against_18(terminal: Terminal, *, stake_cents: int, now: dt.datetime) -> None:
-    """One seat's round to its end: the player stands on 17, the dealer makes 18: the house wins."""
+def _play_a_hand(terminal: Terminal, *, stake_cents: int, cards: tuple[str, ...], now: dt.datetime) -> None:
+    """One seat's round to its end: `cards` dealt in order (the player's, the dealer's, the player's,
+    the dealer's), the player stands, the round is settled."""
     actor = _terminal_actor(terminal)
     wagers = [WagerRequest(kind="primary", amount_cents=stake_cents)]
     opened = open_round(
         terminal=terminal, seats=[SeatRequest(seat=1, wagers=wagers)], players={}, actor=actor, now=now
     )
     round_id = opened.round.pk
-    for card in ("TS", "9H", "7C", "9D"):
+    for card in cards:
         report_card(terminal=terminal, round_id=round_id, card=card, expected_seq=None, actor=actor, now=now)
     apply_action(terminal=terminal, round_id=round_id, seat=1, hand=0, action="stand", amount_cents=None,
                  expected_seq=None, actor=actor, now=now)  # fmt: skip
@@ -141,11 +156,12 @@ def play_a_demo_shift(
     approve_slip(kind=SlipKind.FILL, slip_id=fill.pk, user=pit_boss, actor=boss, now=now)
     request_slip(kind=SlipKind.CREDIT, table_id=second.table_id, amount_cents=100_000, chips={"50000": 2},
                  terminal=second, user=None, actor=_terminal_actor(second), now=now)  # fmt: skip
-    for terminal in (first, second):
+    # A shoe open on every table and no round left in play: each terminal's next call deals.
+    for terminal in signed_in:
         open_shoe(
             table=terminal.table, mode=ShoeMode.REPORTED, decks=None, actor=_terminal_actor(terminal), now=now
         )
-    _stand_on_17_against_18(first, stake_cents=5_000, now=now)
-    actor = _terminal_actor(second)
-    open_round(terminal=second, seats=[SeatRequest(seat=1, wagers=[WagerRequest(kind="primary", amount_cents=2_500)])],
-               players={}, actor=actor, now=now)  # fmt: skip
+    # BJ-01: the player stands on 17, the dealer makes 18: the house wins $50.
+    _play_a_hand(first, stake_cents=5_000, cards=("TS", "9H", "7C", "9D"), now=now)
+    # BJ-02: the player stands on 20, the dealer stands on a hard 17: the player wins $25.
+    _play_a_hand(second, stake_cents=2_500, cards=("TS", "7H", "QD", "TC"), now=now)
