@@ -173,6 +173,7 @@ def board(state: Make21State) -> BoardView:
     """The public board: the game in play (the last one once the match is over), its dealer, the
     draw pile's size, the piles, each seat's hand size and cards collected this game, and the last
     move's record."""
+    latest = state.last  # shown while it is a move of the game in play: a new deal starts afresh
     return {
         "game_no": state.game_no,
         "games": state.match.games,
@@ -185,7 +186,7 @@ def board(state: Make21State) -> BoardView:
                 zip(state.hands, state.collections, strict=True), start=1
             )
         ],
-        "last": None if state.last is None else last(state.last),
+        "last": None if latest is None or latest.game_no != state.game_no else last(latest),
     }
 
 

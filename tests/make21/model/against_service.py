@@ -266,7 +266,7 @@ def run(args: argparse.Namespace) -> Counter[str]:
     staff = Client(args.url, args.token)
     seen: Counter[str] = Counter()
     for number in range(args.matches):
-        idle = number < args.idle
+        idle = number >= args.matches - args.idle  # the slow ones (real waits) last
         players = rng.randint(2, 5)
         settings = {
             "players": players,

@@ -33,11 +33,13 @@ service):
    timed out into the last record ("Checks run in this order: game over, clock").
 9. `409 time_up` answers the seat of the last record while that record is automatic, even when
    that seat is to move again (alone with cards) or the record ended a game.
-10. Malformed moves: an unknown `move` is `move_not_allowed` (its cards are not looked at);
-    `cards` that are not a list of strings, an empty list, or a pile other than `"P1"`/`"P2"` are
-    `move_not_allowed`; a card named twice or not held is `card_not_in_hand` (so three cards
-    always are: a hand holds at most two). Other fields are ignored (`pile` on a double or an
-    extend, `cards` on a take).
+10. Malformed moves: what the API's input checks refuse is `400 validation_error` before any rule
+    (`malformed`: a `move`, `cards` or `pile` of the wrong JSON type, a null one, or over its
+    length); then, after the seat, an unknown `move`, or a field the move does not take (`pile` on
+    a double or an extend, `cards` on a take), is `move_not_allowed` (its cards are not looked
+    at); an empty list of cards or a pile other than `"P1"`/`"P2"` is `move_not_allowed`; a card
+    named twice or not held is `card_not_in_hand` (so three cards always are: a hand holds at
+    most two). Fields no skill game knows are not looked at.
 11. The mover draws back up to 2 before the next player is found (a take leaves the hand as it
     was: full, or the draw pile is empty); that is who takes a Hit 21 and whom a set faces.
 12. At a deadline "not a bust" counts a 7 (outcome `seven`) as not a bust; only one-card plays are
@@ -200,6 +202,36 @@ def judge(collected: dict[str, int]) -> tuple[list[int], list[int]]:
 # --- the match --------------------------------------------------------------------------------
 
 
+# The fields each move takes (API.md); another move field sent with it is `move_not_allowed`.
+OWN_FIELDS: dict[str, set[str]] = {
+    "play": {"cards", "pile"},
+    "double": {"cards"},
+    "extend": {"cards"},
+    "take": set(),
+}
+
+
+def malformed(body: dict[str, Any]) -> bool:
+    """What the API refuses as `400 validation_error` before any rule is asked (its input checks,
+    the same for every skill game): `move` not a text (up to 32 characters); `cards` not a list
+    of at most 52 texts of up to 8 characters; `pile` not a text of up to 8 characters; a whole
+    number field (`expected_seq`, `column`, `position`) that is not one. A text is taken as sent,
+    blank or not: the rules judge it."""
+    move = body.get("move")
+    if not isinstance(move, str) or len(move) > 32:
+        return True
+    if "cards" in body:
+        cards = body["cards"]
+        if not isinstance(cards, list) or len(cards) > 52:
+            return True
+        if not all(isinstance(card, str) and len(card) <= 8 for card in cards):
+            return True
+    if "pile" in body and (not isinstance(body["pile"], str) or len(body["pile"]) > 8):
+        return True
+    numbers = (body.get(name) for name in ("expected_seq", "column", "position"))
+    return any(n is not None and (type(n) is not int) for n in numbers)
+
+
 @dataclass
 class Make21Model(Shown):
     decks: list[list[str]]
@@ -310,6 +342,8 @@ class Make21Model(Shown):
     def check(self, body: dict[str, Any], seat: int) -> None:
         """Raise `Refused` as the service must, in API.md's order: game over, clock,
         `expected_seq`, seat, cards, the rest. Changes nothing."""
+        if malformed(body):
+            raise Refused(400, "validation_error")
         if self.ended is not None:
             raise Refused(409, "game_over")
         if self.records and self.records[-1]["automatic"] and self.records[-1]["seat"] == seat:
@@ -321,8 +355,13 @@ class Make21Model(Shown):
         self._check_move(body, seat)
 
     def _check_move(self, body: dict[str, Any], seat: int) -> None:
-        """The cards, then the rest."""
+        """The move's name and fields, the cards, then the rest."""
         kind = body.get("move")
+        if kind not in OWN_FIELDS:
+            raise Refused(422, "move_not_allowed")
+        sent = {name for name in ("column", "position", "cards", "pile") if body.get(name) is not None}
+        if sent - OWN_FIELDS[kind]:
+            raise Refused(422, "move_not_allowed")
         hand = self.hands[seat - 1]
         cards: list[str] = []
         if kind in ("play", "double", "extend"):

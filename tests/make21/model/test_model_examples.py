@@ -605,7 +605,12 @@ def test_checks_run_in_order_clock_expected_seq_seat_cards_the_rest() -> None:
     assert refused(model, play("5D 2H 9S", "P1"), A) == "card_not_in_hand"
     assert refused(model, play("5D", "P3"), A) == "move_not_allowed"
     assert refused(model, {"move": "play", "cards": [], "pile": "P1"}, A) == "move_not_allowed"
-    assert refused(model, {"move": "play", "cards": "5D", "pile": "P1"}, A) == "move_not_allowed"
+    assert refused(model, {"move": "play", "cards": "5D", "pile": "P1"}, A) == "validation_error"
+    assert refused(model, {"move": "play", "cards": ["5D"], "pile": None}, B) == "validation_error"
+    assert (
+        refused(model, {"move": "play", "cards": ["5D"], "pile": "P1", "column": 2}, A) == "move_not_allowed"
+    )
+    assert refused(model, {"move": "extend", "cards": ["5D"], "pile": "P1"}, A) == "move_not_allowed"
     assert refused(model, {"move": "extend", "cards": ["5D"]}, A) == "move_not_allowed"
     assert refused(model, {"move": "take"}, A) == "move_not_allowed"
     assert refused(model, {"move": "hit", "cards": ["9S"]}, A) == "move_not_allowed"

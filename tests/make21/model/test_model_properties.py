@@ -20,6 +20,7 @@ from tests.make21.model.make21_model import (
     judge,
     low_total,
     makes_21,
+    malformed,
     purity,
 )
 from tests.make21.model.players import CARDS, choose
@@ -211,9 +212,10 @@ def play_match(
     seen.update(record["outcome"] for record in model.records)
     seen["automatic"] += sum(record["automatic"] for record in model.records)
     before = fingerprint(model)
+    late = choose(model.game(1), rng)
     with pytest.raises(Refused) as refusal:
-        model.move(choose(model.game(1), rng), rng.randint(1, players), now + rng.randint(0, limit_ms))
-    assert refusal.value.code == "game_over"
+        model.move(late, rng.randint(1, players), now + rng.randint(0, limit_ms))
+    assert refusal.value.code == ("validation_error" if malformed(late) else "game_over")
     assert fingerprint(model) == before
     seen["game_over"] += 1
     return model
