@@ -27,8 +27,8 @@ service):
 6. `taken_by`/`cards_taken` name the seat that collected and how many cards; `null`/`0` for
    `stays`, `set_mode`, `extended`, and for a `hit_21`/`double_21` that nobody is left to take
    (the pile stays and is discarded with the game).
-7. A finished board shows the piles as the last move left them (discarded, not cleared); after a
-   `double_21` nobody takes, each pile shows the bridge on it.
+7. The piles are discarded at each game's end: the next game's board, and the last game's once the
+   match is over, shows them empty (the game's last move in `last` says what it did).
 8. Once the match has ended a move is `409 game_over` from every seat, even the one whose turn
    timed out into the last record ("Checks run in this order: game over, clock").
 9. `409 time_up` answers the seat of the last record while that record is automatic, even when
@@ -515,6 +515,8 @@ class Make21Model(Shown):
         )
         if self.game_no == self.games:
             self.ended = "match_over"
+            self.piles = {pile: [] for pile in PILES}
+            self.locks = {pile: None for pile in PILES}
         else:
             self._deal(at_ms)
 

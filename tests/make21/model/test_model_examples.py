@@ -382,7 +382,7 @@ def test_with_nobody_next_a_21_stays_and_is_discarded_and_the_game_ends() -> Non
     assert taken(model) == ("hit_21", None, 0)
     assert model.ended == "match_over"
     assert model.finished[0]["discarded"] == ["KS", "5H", "6D"]
-    assert pile(model, "P1")["cards"] == ["KS", "5H", "6D"]
+    assert pile(model, "P1")["cards"] == []  # discarded with the game
     game = model.game(A)
     assert (game["state"], game["needs"], game["hand"]) == ("finished", None, [])
     assert game["board"]["last"]["outcome"] == "hit_21"
