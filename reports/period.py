@@ -44,11 +44,12 @@ def _sums(prefix: str, since: Q) -> dict[str, Any]:
 def _figures(row: dict[str, Any], prefix: str) -> dict[str, Any]:
     complete = row[f"{prefix}_shifts"] - row[f"{prefix}_incomplete"]
     win = row[f"{prefix}_win"] if complete else None
-    hold_bp = hold_basis_points(win_cents=win, drop_cents=row[f"{prefix}_drop"])
+    drop = row[f"{prefix}_drop"] if complete else None  # no complete shift: not known, not 0
+    hold_bp = hold_basis_points(win_cents=win, drop_cents=drop or 0)
     return {
         "shifts": row[f"{prefix}_shifts"],
         "shifts_incomplete": row[f"{prefix}_incomplete"],
-        "drop_cents": row[f"{prefix}_drop"],
+        "drop_cents": drop,
         "win_cents": win,
         "hold_bp": hold_bp,
         "hold_percent": hold_percent_text(hold_bp),

@@ -16,7 +16,6 @@ from reports.documents.wording import (
     incomplete_reason,
     is_complete,
     slip_status,
-    status_line,
     tables_of,
     yes_no,
 )
@@ -133,7 +132,8 @@ def shift_report_csv(document: dict[str, Any]) -> str:
             ["generated_by", spreadsheet_text(header["generated_by"])],
             ["report_version", header["version"]],
             ["figures_sha256", header["figures_sha256"]],
-            ["status", status_line(document)],
+            ["status", "Provisional" if document["provisional"] else "Final"],
+            ["provisional_reasons", spreadsheet_text("; ".join(document["provisional_reasons"]))],
             [],
         ]
     )

@@ -391,13 +391,12 @@ def test_bad_query_parameters_are_400_problems(query: dict[str, str], supervisor
 
 
 def test_a_whole_gaming_day_when_the_shift_is_left_out(
-    make_table: Callable[..., TableActors], supervisors: tuple[APIClient, APIClient]
+    make_table: Callable[..., TableActors], supervisors: tuple[APIClient, APIClient], clock: Clock
 ) -> None:
     play_the_day_shift(make_table, supervisors)
     produce()
-    reports.produce_shift_reports(
-        gaming_day=GAMING_DAY, shift="swing", actor=SYSTEM, now=dt.datetime.now(dt.UTC)
-    )
+    # 15:00: the swing shift is under way (its figures are read live); the grave has not begun.
+    clock.set(dt.datetime(2026, 11, 20, 15, 0, tzinfo=CASINO_ZONE))
 
     body = ok(supervisors[0].get(REPORTS, {"gaming_day": "2026-11-20"}))
 
