@@ -22,7 +22,7 @@ read from the stored table rows.
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -332,8 +332,14 @@ def _daily(
 def _live_reports(
     *, gaming_day: dt.date, shift: str, now: dt.datetime
 ) -> list[tuple[ShiftReport, list[ShiftReportLine]]]:
-    """A shift's report rows computed now from the live figures, not stored, in report order."""
-    figures = compute_shift_figures(gaming_day=gaming_day, shift=shift, now=now)
+    """A shift's report rows computed now from the live figures, not stored, in report order. While
+    the shift runs, a table with nothing recorded yet has no row: its figures are to come, not 0."""
+    running = shift_bounds(gaming_day, shift)[1] > now
+    figures = [
+        f
+        for f in compute_shift_figures(gaming_day=gaming_day, shift=shift, now=now)
+        if not (running and "idle" in f.flags)
+    ]
     tables = Table.objects.select_related("pit", "pit__casino").in_bulk([f.table_id for f in figures])
     rows = []
     for table_figures in figures:
@@ -346,21 +352,27 @@ def _live_reports(
 
 
 def shift_tables(
-    *, gaming_day: dt.date, shift: str, now: dt.datetime
+    *, gaming_day: dt.date, shift: str, now: dt.datetime, table_ids: Collection[int] | None = None
 ) -> tuple[ShiftClock, list[dict[str, Any]]]:
-    """Where a shift stands and its table rows: stored once it has ended (and its rows were stored
-    after its end), computed now while it runs or when nothing was stored after its end, none
-    before it begins."""
+    """Where a shift stands and its table rows (of `table_ids` only, when given): stored once it
+    has ended (and its rows were stored after its end), computed now while it runs or when nothing
+    was stored after its end, none before it begins."""
     start, end = shift_bounds(gaming_day, shift)
     clock = ShiftClock(shift=shift, begun=start <= now, ended=end <= now)
     if not clock.begun:
         return clock, []
+    rows: list[tuple[ShiftReport, Sequence[ShiftReportLine] | None]] = []
     if clock.ended:
         stored = list(list_shift_reports(gaming_day=gaming_day, shifts=[shift]))
         if stored and all(report.generated_at >= end for report in stored):
-            return clock, [table_payload(report, now=now) for report in stored]
-    live = _live_reports(gaming_day=gaming_day, shift=shift, now=now)
-    return clock, [table_payload(report, now=now, lines=lines) for report, lines in live]
+            rows = [(report, None) for report in stored]
+    if not rows:
+        rows = list(_live_reports(gaming_day=gaming_day, shift=shift, now=now))
+    return clock, [
+        table_payload(report, now=now, lines=lines)
+        for report, lines in rows
+        if table_ids is None or report.table_id in table_ids
+    ]
 
 
 def status_of(clocks: Sequence[ShiftClock], tables: Sequence[dict[str, Any]]) -> Status:
@@ -374,15 +386,20 @@ def status_of(clocks: Sequence[ShiftClock], tables: Sequence[dict[str, Any]]) ->
 
 
 def shift_report_payload(
-    *, gaming_day: dt.date, shifts: Sequence[str], now: dt.datetime | None = None
+    *,
+    gaming_day: dt.date,
+    shifts: Sequence[str],
+    now: dt.datetime | None = None,
+    table_ids: Collection[int] | None = None,
 ) -> dict[str, Any]:
     """Everything the API, the CSV and the PDF show for a gaming day's shifts (and, for all three
-    shifts, the daily report under `daily`)."""
+    shifts, the daily report under `daily`): of every table, or of `table_ids` only (a pit's
+    console page), its roll-ups and status then theirs alone."""
     now = now or timezone.now()
     clocks: list[ShiftClock] = []
     tables: list[dict[str, Any]] = []
     for shift in (s for s in SHIFT_ORDER if s in shifts):
-        clock, rows = shift_tables(gaming_day=gaming_day, shift=shift, now=now)
+        clock, rows = shift_tables(gaming_day=gaming_day, shift=shift, now=now, table_ids=table_ids)
         clocks.append(clock)
         tables += rows
     status = status_of(clocks, tables)
