@@ -78,7 +78,6 @@ ROLLUP_ORDER = _sums_first(k for k in _ROLLED_UP if FIGURE[k].section is Section
 # A table's gaming day: its shifts' figures summed, then the others (it was stored at no one moment).
 DAILY_ORDER = _sums_first(key for key in API_ORDER if key != "generated_at")
 _KIND_SUMMED = tuple(figure.key for figure in KIND_FIGURES if figure.rolls_up is RollUp.SUM)
-__all__ = ["MISSING_COUNTS", "SHIFT_ORDER"]  # the documents' words and order are the status rule's
 
 
 def _shift_rank() -> Case:
@@ -235,8 +234,11 @@ def _daily_table(
     rows = [shifts[name] for name in SHIFT_ORDER if name in shifts]
     first = rows[0]
     flags = sorted({flag for row in rows for flag in row["flags"]} - {"idle"})
+    day_end = shift_bounds(dt.date.fromisoformat(first["gaming_day"]), SHIFT_ORDER[-1])[1]
+    to_come = len(rows) < len(SHIFT_ORDER) and day_end > now
     if len(rows) < len(SHIFT_ORDER):
-        flags.append("shift_not_reported")
+        # Shifts of a day under way are still to come; after it, a shift without a row is missing.
+        flags.append("shifts_to_come" if to_come else "shift_not_reported")
     if per_day:
         counted = day_count
         flags = [flag for flag in flags if flag != "no_soft_count"]
@@ -259,11 +261,7 @@ def _daily_table(
     if counts_known:
         # Each shift's win less its own drop, plus the day's drop: the same sum whichever drop.
         win = sum(row["win_cents"] - row["drop_cents"] for row in rows) + drop
-    complete = counts_known and not {"no_opener", "no_closer", "no_soft_count", "shift_not_reported"} & set(
-        flags
-    )
-    day_end = shift_bounds(dt.date.fromisoformat(first["gaming_day"]), SHIFT_ORDER[-1])[1]
-    to_come = len(rows) < len(SHIFT_ORDER) and day_end > now
+    complete = counts_known and not set(MISSING_COUNTS) & set(flags)
     if to_come:
         win = None  # shifts of the day are still to come: its win and last closer are not known yet
     hold_bp = hold_basis_points(win_cents=win, drop_cents=drop)

@@ -24,6 +24,7 @@ MISSING_COUNTS: dict[str, str] = {
     "no_closer": "no closer",
     "no_soft_count": "no soft count",
     "shift_not_reported": "a shift has no report",
+    "shifts_to_come": "shifts still to come",
 }
 # A table is not done while one of these holds, though its counts may all be in.
 NOT_DONE: dict[str, str] = {**MISSING_COUNTS, "slips_pending": "slips pending"}

@@ -21,6 +21,7 @@ from floor.access import CASINO_WIDE_ROLES, console_view, role_of, visible_table
 from floor.days import gaming_day_in_url, neighbour_days
 from kernel.gaming_day import gaming_day_and_shift, shift_bounds
 from reports.export import report_document, shift_report_csv, shift_report_pdf
+from reports.figures import expected_hold_bp, hold_percent_text
 from reports.period import period_figures
 from reports.read import SHIFT_ORDER, shift_report_payload
 from reports.status import Status, period_status
@@ -97,6 +98,7 @@ def _context(request: HttpRequest, day: dt.date) -> dict[str, Any]:
         "previous_day": previous_day,
         "next_day": next_day,
         "scoped": _table_ids(request.user) is not None,
+        "expected_hold": tuple(hold_percent_text(bp) for bp in expected_hold_bp()),
     }
 
 
