@@ -58,8 +58,8 @@ def _cell(row: dict[str, Any], figure: Figure) -> str:
     if figure.unit is Unit.FLAGS:
         return flags_text(row)
     if figure.key == "drop_basis":
-        return drop_basis(row)
-    return str(row[figure.key])
+        return drop_basis(row) if row.get("drop_cents") is not None else ""
+    return "" if row[figure.key] is None else str(row[figure.key])
 
 
 def _figures_row(row: dict[str, Any]) -> list[str]:

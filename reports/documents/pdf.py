@@ -116,7 +116,7 @@ def _cell(row: dict[str, Any], figure: Figure) -> str:
         return flags_text(row) or (
             f"{row['tables_incomplete']} incomplete" if row.get("tables_incomplete") else ""
         )
-    return str(row[figure.key])
+    return "-" if row[figure.key] is None else str(row[figure.key])
 
 
 def _figure_line(row: dict[str, Any], name: str) -> list[str]:

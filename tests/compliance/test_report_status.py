@@ -221,7 +221,9 @@ def test_a_gaming_day_with_shifts_still_to_come_is_provisional_with_its_figures_
     daily_casino = next(row for row in day.csv if row[:2] == ["casino", "daily"])
     header = next(row for row in day.csv if row[:2] == ["level", "shift"])
     assert [daily_casino[header.index(c)] for c in ("opener", "closer", "drop", "win")] == ["", "", "", ""]
+    assert "None" not in daily_casino
     assert "$0.00 (estimated)" not in "".join(day.pdf)
+    assert "None" not in "".join(day.pdf)
 
 
 @pytest.mark.django_db
