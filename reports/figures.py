@@ -506,3 +506,17 @@ def unsaved_lines(figures: TableFigures, *, report_id: int | None = None) -> lis
         )
         for kind in figures.kinds
     ]
+
+
+def tables_with_activity(*, gaming_day: dt.date, shift: str) -> set[int]:
+    """The tables with anything recorded in the shift: a ledger movement, an opener or closer, a
+    slip or a soft count (the tables a report of the shift must have a row for)."""
+    in_shift = Q(gaming_day=gaming_day, shift=shift)
+    ids: set[int] = set()
+    for model in (LedgerTransaction, TableInventory, ChipSlip, SoftCount):
+        ids.update(
+            model.objects.filter(in_shift, table_id__isnull=False)
+            .values_list("table_id", flat=True)
+            .distinct()
+        )
+    return ids

@@ -38,6 +38,7 @@ from reports.figures import (
     hold_basis_points,
     hold_outside,
     hold_percent_text,
+    tables_with_activity,
     unsaved_lines,
     unsaved_report,
 )
@@ -362,7 +363,13 @@ def shift_tables(
     rows: list[tuple[ShiftReport, Sequence[ShiftReportLine] | None]] = []
     if clock.ended:
         stored = list(list_shift_reports(gaming_day=gaming_day, shifts=[shift]))
-        if stored and all(report.generated_at >= end for report in stored):
+        # Stored after the end for every table with activity (not one row regenerated early).
+        if (
+            stored
+            and all(report.generated_at >= end for report in stored)
+            and tables_with_activity(gaming_day=gaming_day, shift=shift)
+            <= {report.table_id for report in stored}
+        ):
             rows = [(report, None) for report in stored]
     if not rows:
         rows = list(_live_reports(gaming_day=gaming_day, shift=shift, now=now))

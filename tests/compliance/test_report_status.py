@@ -281,3 +281,23 @@ def test_a_slip_pending_keeps_a_closed_and_counted_shift_provisional(
 
     assert_provisional(report, ["BJ-01 day: slips pending"])
     assert report.json["tables"][0]["complete"] is True  # every count is in; a slip still waits
+
+
+@pytest.mark.django_db
+def test_one_row_regenerated_after_the_shift_ended_does_not_hide_the_tables_not_stored(
+    make_table: Callable[..., TableActors], supervisors: tuple[APIClient, APIClient], clock: Clock
+) -> None:
+    done, still_open = make_table("BJ-01"), make_table("BJ-02")
+    ok(open_table(supervisors[0], done, {"100000": 10}), 201)
+    ok(close_table(supervisors[0], done, {"100000": 10}), 201)
+    ok(open_table(supervisors[0], still_open, {"100000": 5}), 201)
+    clock.set(AFTER_DAY_SHIFT)
+    # A late correction regenerates BJ-01 alone, before beat has stored the ended shift.
+    tasks.regenerate_shift_report.apply(
+        kwargs={"table_id": done.table.pk, "gaming_day": DAY, "shift": "day"}
+    ).get()
+
+    report = read(supervisors[1], gaming_day=DAY, shift="day")
+
+    assert [t["table"]["name"] for t in report.json["tables"]] == ["BJ-01", "BJ-02"]
+    assert_provisional(report, ["BJ-01 day: no soft count", "BJ-02 day: no closer and no soft count"])
