@@ -27,5 +27,6 @@ urlpatterns = [
     path("cage/", include("floor.cage.urls")),
     path("compliance/", include("floor.compliance.urls")),
     path("ratings/", include("floor.ratings.urls")),
+    path("reports/", include("floor.reports.urls")),
     path("count/", include("floor.count.urls")),
 ]

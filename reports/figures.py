@@ -26,7 +26,8 @@ Where each figure comes from (gaming day and shift as stamped on each record whe
   report for other rules) is priced at nothing and the table is flagged `theo_incomplete`.
 - complete: opener and closer counted and, when the casino counts per shift, the soft count signed
   (or an idle table); only complete tables enter the pit and casino rollups.
-- provisional: the shift had not ended at `now`, or a count (opener, closer, soft count) is missing.
+- provisional: the shift had not ended at `now`, a count (opener, closer, soft count) is missing,
+  or a slip is still pending (reports.status says the same of a whole report, with its reasons).
 """
 
 import datetime as dt
@@ -54,8 +55,9 @@ from casino.models import (
     TableInventory,
 )
 from kernel.gaming_day import shift_bounds
+from reports.definition import KIND_FIGURES, stored_keys
 from reports.house_edges import kind_sort_key
-from reports.models import DropBasis
+from reports.models import DropBasis, ShiftReport, ShiftReportLine
 from reports.paytable_edges import TermsEdges, round_half_even_cents, terms_edges
 from table_money.models import BuyIn, BuyInMethod, ChipSlip, SlipStatus, SoftCount
 
@@ -470,7 +472,7 @@ def _table_figures(
         counted_drop_cents=counted_drop_cents,
         drop_basis=DropBasis.COUNTED if counted_drop_cents is not None else DropBasis.ESTIMATED,
         complete=complete,
-        provisional=not ended or not complete,
+        provisional=not ended or not complete or bool(pending_slips),
     )
 
 
@@ -479,3 +481,42 @@ def _shown_edge(edges: set[Fraction], *, exact_theo: Fraction, handle: int) -> D
     or, when they were dealt under several terms, the effective edge (theo / handle)."""
     edge = next(iter(edges)) if len(edges) == 1 else (exact_theo / handle if handle else Fraction(0))
     return (Decimal(edge.numerator) / Decimal(edge.denominator)).quantize(Decimal("0.000001"))
+
+
+def unsaved_report(figures: TableFigures, *, now: dt.datetime) -> ShiftReport:
+    """The report row of a table's figures, not saved: what the upsert stores, and what a running
+    shift's report is read from on request."""
+    values = {key: getattr(figures, key) for key in stored_keys() if key != "generated_at"}
+    return ShiftReport(
+        table_id=figures.table_id,
+        pit_id=figures.pit_id,
+        gaming_day=figures.gaming_day,
+        shift=figures.shift,
+        **{**values, "flags": list(figures.flags)},
+        generated_at=now,
+    )
+
+
+def unsaved_lines(figures: TableFigures, *, report_id: int | None = None) -> list[ShiftReportLine]:
+    """The per-kind lines of a table's figures, not saved."""
+    owner = {} if report_id is None else {"report_id": report_id}
+    return [
+        ShiftReportLine(
+            **owner, kind=kind.kind, **{key: getattr(kind, key) for key in stored_keys(KIND_FIGURES)}
+        )
+        for kind in figures.kinds
+    ]
+
+
+def tables_with_activity(*, gaming_day: dt.date, shift: str) -> set[int]:
+    """The tables with anything recorded in the shift: a ledger movement, an opener or closer, a
+    slip or a soft count (the tables a report of the shift must have a row for)."""
+    in_shift = Q(gaming_day=gaming_day, shift=shift)
+    ids: set[int] = set()
+    for model in (LedgerTransaction, TableInventory, ChipSlip, SoftCount):
+        ids.update(
+            model.objects.filter(in_shift, table_id__isnull=False)
+            .values_list("table_id", flat=True)
+            .distinct()
+        )
+    return ids

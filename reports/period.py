@@ -12,7 +12,7 @@ shifts (`ShiftReport.complete`: every count in); the others are counted apart
 """
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.db.models import Count, Q, Sum
@@ -44,11 +44,12 @@ def _sums(prefix: str, since: Q) -> dict[str, Any]:
 def _figures(row: dict[str, Any], prefix: str) -> dict[str, Any]:
     complete = row[f"{prefix}_shifts"] - row[f"{prefix}_incomplete"]
     win = row[f"{prefix}_win"] if complete else None
-    hold_bp = hold_basis_points(win_cents=win, drop_cents=row[f"{prefix}_drop"])
+    drop = row[f"{prefix}_drop"] if complete else None  # no complete shift: not known, not 0
+    hold_bp = hold_basis_points(win_cents=win, drop_cents=drop or 0)
     return {
         "shifts": row[f"{prefix}_shifts"],
         "shifts_incomplete": row[f"{prefix}_incomplete"],
-        "drop_cents": row[f"{prefix}_drop"],
+        "drop_cents": drop,
         "win_cents": win,
         "hold_bp": hold_bp,
         "hold_percent": hold_percent_text(hold_bp),
@@ -59,9 +60,11 @@ def _game_label(game: str) -> str:
     return str(GameKind(game).label) if game in GameKind.values else game
 
 
-def period_figures(*, gaming_day: dt.date, shifts: Sequence[str]) -> dict[str, Any]:
-    """Month- and year-to-date per table and game, and the 30-day hold of every table, up to the
-    last of `shifts` on `gaming_day`."""
+def period_figures(
+    *, gaming_day: dt.date, shifts: Sequence[str], table_ids: Collection[int] | None = None
+) -> dict[str, Any]:
+    """Month- and year-to-date per table and game, and the 30-day hold of every table (of
+    `table_ids` only, when given), up to the last of `shifts` on `gaming_day`."""
     last_shift = max(shifts, key=_SHIFT_ORDER.index)
     month_start = gaming_day.replace(day=1)
     year_start = gaming_day.replace(month=1, day=1)
@@ -76,6 +79,8 @@ def period_figures(*, gaming_day: dt.date, shifts: Sequence[str]) -> dict[str, A
     for prefix, since in periods.items():
         aggregates.update(_sums(prefix, since))
     stored = ShiftReport.objects.filter(through, gaming_day__gte=min(year_start, window_start))
+    if table_ids is not None:
+        stored = stored.filter(table_id__in=list(table_ids))
 
     tables = []
     flagged = []

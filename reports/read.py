@@ -8,8 +8,13 @@ read from the stored table rows.
 - The drop the win is based on (`drop_basis`) is the counted drop when the count team's signed
   count exists, else the estimated drop (buy-ins typed at the terminals); both are shown, with
   their difference (`drop_difference_cents` = counted - estimated).
-- Provisional: a table row whose shift had not ended when it was stored, or has not ended now, or
-  with a count missing; the payload is provisional when any of its rows is (with the reasons).
+- Which rows: a shift that has ended is read from its stored rows (stored at or after its end); a
+  shift under way, or one whose rows were stored before it ended or not at all, is computed on
+  request from the live figures (no stored row needed); a shift that has not begun has no rows.
+- Provisional: the one rule of `reports.status` over the shifts asked for and their tables (a
+  shift not begun or not ended, a table with no opener, no closer, no soft count, or slips
+  pending), with its reasons. Figures nobody can know yet are null, never 0: a roll-up with no
+  complete table, a gaming day's closer and win while shifts of it are still to come.
 - The daily report (when all three shifts are asked for) is per table, pit and casino over the
   gaming day: each table's shifts summed; when the casino counts once per gaming day its counted
   drop is the day's signed soft count.
@@ -17,21 +22,31 @@ read from the stored table rows.
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.conf import settings
 from django.db.models import Case, IntegerField, Prefetch, QuerySet, Value, When
 from django.utils import timezone
 
+from casino.models import Table
 from kernel.gaming_day import shift_bounds
 from reports.definition import FIGURE, FIGURES, KIND_FIGURES, RollUp, Section
-from reports.figures import expected_hold_bp, hold_basis_points, hold_outside, hold_percent_text
+from reports.figures import (
+    compute_shift_figures,
+    expected_hold_bp,
+    hold_basis_points,
+    hold_outside,
+    hold_percent_text,
+    tables_with_activity,
+    unsaved_lines,
+    unsaved_report,
+)
 from reports.house_edges import kind_sort_key
 from reports.models import ShiftReport, ShiftReportLine
+from reports.status import MISSING_COUNTS, SHIFT_ORDER, ShiftClock, Status, TableState, report_status
 from table_money.models import WHOLE_DAY, SoftCount
 
-SHIFT_ORDER = ("day", "swing", "grave")
 DAILY = "daily"
 # A report row's fields that say which table and shift it is, not what was counted or played.
 _ROW_IDENTITY = frozenset({"id", "table", "pit", "gaming_day", "shift"})
@@ -64,13 +79,6 @@ ROLLUP_ORDER = _sums_first(k for k in _ROLLED_UP if FIGURE[k].section is Section
 # A table's gaming day: its shifts' figures summed, then the others (it was stored at no one moment).
 DAILY_ORDER = _sums_first(key for key in API_ORDER if key != "generated_at")
 _KIND_SUMMED = tuple(figure.key for figure in KIND_FIGURES if figure.rolls_up is RollUp.SUM)
-# The flags of a count missing, in words.
-MISSING_COUNTS = {
-    "no_opener": "no opener",
-    "no_closer": "no closer",
-    "no_soft_count": "no soft count",
-    "shift_not_reported": "a shift has no report",
-}
 
 
 def _shift_rank() -> Case:
@@ -107,7 +115,10 @@ def _difference(counted: int | None, estimated: int) -> int | None:
     return counted - estimated if counted is not None else None
 
 
-def table_payload(report: ShiftReport, *, now: dt.datetime | None = None) -> dict[str, Any]:
+def table_payload(
+    report: ShiftReport, *, now: dt.datetime | None = None, lines: Sequence[ShiftReportLine] | None = None
+) -> dict[str, Any]:
+    """A table row of the API; `lines`: the per-kind lines of a row not stored (else its own)."""
     ended = shift_bounds(report.gaming_day, report.shift)[1] <= (now or timezone.now())
     values: dict[str, Any] = {figure.key: getattr(report, figure.key) for figure in FIGURES if figure.stored}
     values.update(
@@ -128,7 +139,9 @@ def table_payload(report: ShiftReport, *, now: dt.datetime | None = None) -> dic
         "shift_ended": ended,
         "by_kind": [
             _kind_payload(line.kind, {key: getattr(line, key) for key in _KIND_SUMMED}, line.house_edge)
-            for line in sorted(report.lines.all(), key=lambda line: kind_sort_key(line.kind))
+            for line in sorted(
+                report.lines.all() if lines is None else lines, key=lambda line: kind_sort_key(line.kind)
+            )
         ],
     }
 
@@ -160,10 +173,11 @@ def rollup(level: str, tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
     first = tables[0]
     complete = [t for t in tables if t["complete"]]
     win = sum(t["win_cents"] for t in complete) if complete else None
-    drop = sum(t["drop_cents"] for t in complete)
+    drop = sum(t["drop_cents"] for t in complete) if complete else 0
     hold_bp = hold_basis_points(win_cents=win, drop_cents=drop)
     counted = [t for t in complete if t["counted_drop_cents"] is not None]
-    values: dict[str, Any] = {key: sum(t[key] or 0 for t in complete) for key in SUMMED}
+    # No complete table: nothing is known, and nothing is shown as 0.
+    values: dict[str, Any] = {key: sum(t[key] or 0 for t in complete) if complete else None for key in SUMMED}
     values.update(
         win_cents=win,
         hold_bp=hold_bp,
@@ -221,8 +235,11 @@ def _daily_table(
     rows = [shifts[name] for name in SHIFT_ORDER if name in shifts]
     first = rows[0]
     flags = sorted({flag for row in rows for flag in row["flags"]} - {"idle"})
+    day_end = shift_bounds(dt.date.fromisoformat(first["gaming_day"]), SHIFT_ORDER[-1])[1]
+    to_come = len(rows) < len(SHIFT_ORDER) and day_end > now
     if len(rows) < len(SHIFT_ORDER):
-        flags.append("shift_not_reported")
+        # Shifts of a day under way are still to come; after it, a shift without a row is missing.
+        flags.append("shifts_to_come" if to_come else "shift_not_reported")
     if per_day:
         counted = day_count
         flags = [flag for flag in flags if flag != "no_soft_count"]
@@ -245,18 +262,17 @@ def _daily_table(
     if counts_known:
         # Each shift's win less its own drop, plus the day's drop: the same sum whichever drop.
         win = sum(row["win_cents"] - row["drop_cents"] for row in rows) + drop
-    complete = counts_known and not {"no_opener", "no_closer", "no_soft_count", "shift_not_reported"} & set(
-        flags
-    )
+    complete = counts_known and not set(MISSING_COUNTS) & set(flags)
+    if to_come:
+        win = None  # shifts of the day are still to come: its win and last closer are not known yet
     hold_bp = hold_basis_points(win_cents=win, drop_cents=drop)
-    day_end = shift_bounds(dt.date.fromisoformat(first["gaming_day"]), SHIFT_ORDER[-1])[1]
     values: dict[str, Any] = {
         **sums,
         # The day's first opener and last closer (a table closed early is idle in later shifts).
         "opener_cents": next((row["opener_cents"] for row in rows if row["opener_cents"] is not None), None),
-        "closer_cents": next(
-            (row["closer_cents"] for row in reversed(rows) if row["closer_cents"] is not None), None
-        ),
+        "closer_cents": None
+        if to_come
+        else next((row["closer_cents"] for row in reversed(rows) if row["closer_cents"] is not None), None),
         "drop_cents": drop,
         "win_cents": win,
         "hold_bp": hold_bp,
@@ -283,7 +299,9 @@ def _daily_table(
     }
 
 
-def _daily(gaming_day: dt.date, tables: Sequence[dict[str, Any]], *, now: dt.datetime) -> dict[str, Any]:
+def _daily(
+    gaming_day: dt.date, tables: Sequence[dict[str, Any]], *, now: dt.datetime, status: Status
+) -> dict[str, Any]:
     per_day = str(getattr(settings, "CASINO_SOFT_COUNT_PER", "shift")) == "day"
     day_counts: dict[int, int] = {}
     if per_day:
@@ -306,40 +324,98 @@ def _daily(gaming_day: dt.date, tables: Sequence[dict[str, Any]], *, now: dt.dat
         "tables": daily_tables,
         "pits": rollups(daily_tables, level="pit"),
         "casinos": rollups(daily_tables, level="casino"),
-        "provisional": any(t["provisional"] for t in daily_tables),
+        "provisional": status.provisional or any(t["provisional"] for t in daily_tables),
     }
 
 
-def _provisional_reasons(tables: Sequence[dict[str, Any]]) -> list[str]:
-    reasons: dict[str, None] = {}
-    for table in tables:
-        if not table["shift_ended"]:
-            reasons[f"the {table['shift']} shift has not ended"] = None
-    for table in tables:
-        missing = [text for flag, text in MISSING_COUNTS.items() if flag in table["flags"]]
-        if missing:
-            reasons[f"{table['table']['name']} {table['shift']}: {' and '.join(missing)}"] = None
-    return list(reasons)
+def _live_reports(
+    *, gaming_day: dt.date, shift: str, now: dt.datetime
+) -> list[tuple[ShiftReport, list[ShiftReportLine]]]:
+    """A shift's report rows computed now from the live figures, not stored, in report order. While
+    the shift runs, a table with nothing recorded yet has no row: its figures are to come, not 0."""
+    running = shift_bounds(gaming_day, shift)[1] > now
+    figures = [
+        f
+        for f in compute_shift_figures(gaming_day=gaming_day, shift=shift, now=now)
+        if not (running and "idle" in f.flags)
+    ]
+    tables = Table.objects.select_related("pit", "pit__casino").in_bulk([f.table_id for f in figures])
+    rows = []
+    for table_figures in figures:
+        report = unsaved_report(table_figures, now=now)
+        report.table = tables[table_figures.table_id]
+        report.pit = report.table.pit
+        rows.append((report, unsaved_lines(table_figures)))
+    rows.sort(key=lambda row: (row[0].pit.casino.name, row[0].pit.name, row[0].table.name))
+    return rows
+
+
+def shift_tables(
+    *, gaming_day: dt.date, shift: str, now: dt.datetime, table_ids: Collection[int] | None = None
+) -> tuple[ShiftClock, list[dict[str, Any]]]:
+    """Where a shift stands and its table rows (of `table_ids` only, when given): stored once it
+    has ended (and its rows were stored after its end), computed now while it runs or when nothing
+    was stored after its end, none before it begins."""
+    start, end = shift_bounds(gaming_day, shift)
+    clock = ShiftClock(shift=shift, begun=start <= now, ended=end <= now)
+    if not clock.begun:
+        return clock, []
+    rows: list[tuple[ShiftReport, Sequence[ShiftReportLine] | None]] = []
+    if clock.ended:
+        stored = list(list_shift_reports(gaming_day=gaming_day, shifts=[shift]))
+        # Stored after the end for every table with activity (not one row regenerated early).
+        if (
+            stored
+            and all(report.generated_at >= end for report in stored)
+            and tables_with_activity(gaming_day=gaming_day, shift=shift)
+            <= {report.table_id for report in stored}
+        ):
+            rows = [(report, None) for report in stored]
+    if not rows:
+        rows = list(_live_reports(gaming_day=gaming_day, shift=shift, now=now))
+    return clock, [
+        table_payload(report, now=now, lines=lines)
+        for report, lines in rows
+        if table_ids is None or report.table_id in table_ids
+    ]
+
+
+def status_of(clocks: Sequence[ShiftClock], tables: Sequence[dict[str, Any]]) -> Status:
+    """The report's status by the one rule (reports.status), from its shifts and table rows."""
+    return report_status(
+        shifts=clocks,
+        tables=[
+            TableState(name=t["table"]["name"], shift=t["shift"], flags=tuple(t["flags"])) for t in tables
+        ],
+    )
 
 
 def shift_report_payload(
-    *, gaming_day: dt.date, shifts: Sequence[str], now: dt.datetime | None = None
+    *,
+    gaming_day: dt.date,
+    shifts: Sequence[str],
+    now: dt.datetime | None = None,
+    table_ids: Collection[int] | None = None,
 ) -> dict[str, Any]:
     """Everything the API, the CSV and the PDF show for a gaming day's shifts (and, for all three
-    shifts, the daily report under `daily`)."""
+    shifts, the daily report under `daily`): of every table, or of `table_ids` only (a pit's
+    console page), its roll-ups and status then theirs alone."""
     now = now or timezone.now()
-    tables = [
-        table_payload(report, now=now) for report in list_shift_reports(gaming_day=gaming_day, shifts=shifts)
-    ]
+    clocks: list[ShiftClock] = []
+    tables: list[dict[str, Any]] = []
+    for shift in (s for s in SHIFT_ORDER if s in shifts):
+        clock, rows = shift_tables(gaming_day=gaming_day, shift=shift, now=now, table_ids=table_ids)
+        clocks.append(clock)
+        tables += rows
+    status = status_of(clocks, tables)
     low, high = expected_hold_bp()
-    reasons = _provisional_reasons(tables)
     payload: dict[str, Any] = {
         "gaming_day": gaming_day.isoformat(),
         "shifts": [s for s in SHIFT_ORDER if s in shifts],
         "expected_hold_bp": {"low": low, "high": high},
         "soft_count_per": str(getattr(settings, "CASINO_SOFT_COUNT_PER", "shift")),
-        "provisional": any(t["provisional"] for t in tables),
-        "provisional_reasons": reasons,
+        "provisional": status.provisional,
+        "provisional_reasons": list(status.reasons),
         "tables": tables,
         "pits": rollups(tables, level="pit"),
         "casinos": rollups(tables, level="casino"),
@@ -356,5 +432,5 @@ def shift_report_payload(
         ],
     }
     if set(SHIFT_ORDER) <= set(shifts) and tables:
-        payload["daily"] = _daily(gaming_day, tables, now=now)
+        payload["daily"] = _daily(gaming_day, tables, now=now, status=status)
     return payload

@@ -21,8 +21,8 @@ from audit.services import record_event
 from casino.models import Table
 from kernel.errors import ServiceError
 from kernel.gaming_day import SHIFTS, gaming_day_and_shift, shift_bounds
-from reports.definition import KIND_FIGURES, stored_keys
-from reports.figures import TableFigures, compute_shift_figures
+from reports.definition import stored_keys
+from reports.figures import compute_shift_figures, unsaved_lines, unsaved_report
 from reports.models import ShiftReport, ShiftReportLine
 
 SHIFT_NAMES: tuple[str, ...] = tuple(name for name, _ in SHIFTS)
@@ -40,18 +40,6 @@ def _lock_shift(*, gaming_day: dt.date, shift: str) -> None:
     digest = hashlib.sha256(f"shift-report\x00{gaming_day.isoformat()}\x00{shift}".encode()).digest()
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)])
-
-
-def _row(figures: TableFigures, *, now: dt.datetime) -> ShiftReport:
-    values = {key: getattr(figures, key) for key in stored_keys() if key != "generated_at"}
-    return ShiftReport(
-        table_id=figures.table_id,
-        pit_id=figures.pit_id,
-        gaming_day=figures.gaming_day,
-        shift=figures.shift,
-        **{**values, "flags": list(figures.flags)},
-        generated_at=now,
-    )
 
 
 @transaction.atomic
@@ -75,20 +63,16 @@ def produce_shift_reports(
     _lock_shift(gaming_day=gaming_day, shift=shift)
     figures = compute_shift_figures(gaming_day=gaming_day, shift=shift, table_ids=table_ids, now=now)
     rows = ShiftReport.objects.bulk_create(
-        [_row(f, now=now) for f in figures],
+        [unsaved_report(f, now=now) for f in figures],
         update_conflicts=True,
         unique_fields=["table", "gaming_day", "shift"],
         update_fields=_FIGURE_FIELDS,
     )
     ShiftReportLine.objects.filter(report__in=[row.pk for row in rows]).delete()
     ShiftReportLine.objects.bulk_create(
-        ShiftReportLine(
-            report_id=row.pk,
-            kind=kind.kind,
-            **{key: getattr(kind, key) for key in stored_keys(KIND_FIGURES)},
-        )
+        line
         for row, table in zip(rows, figures, strict=True)
-        for kind in table.kinds
+        for line in unsaved_lines(table, report_id=row.pk)
     )
     table_id = figures[0].table_id if len(figures) == 1 else None
     record_event(
@@ -111,14 +95,19 @@ def produce_shift_reports(
 
 
 def refresh_running_shift_reports(*, actor: AuditActor, now: dt.datetime) -> list[ShiftReport]:
-    """Regenerate the stored reports of the shift under way (those someone asked for early): a
-    settled round changes them without enqueueing anything (the terminal's settle stays within its
-    statement budget), so beat refreshes them every minute until the shift ends and its final
-    report is written."""
+    """Store the reports of the shift under way for every table with anything recorded in it
+    (whether or not anyone has asked for them): a settled round changes them without
+    enqueueing anything (the terminal's settle stays within its statement budget), so beat
+    refreshes them every minute until the shift ends and its final report is written. The API
+    computes a running shift on request anyway; these rows keep the stored figures current."""
     gaming_day, shift = gaming_day_and_shift(now)
-    table_ids = list(
-        ShiftReport.objects.filter(gaming_day=gaming_day, shift=shift).values_list("table_id", flat=True)
-    )
+    busy = [
+        f.table_id
+        for f in compute_shift_figures(gaming_day=gaming_day, shift=shift, now=now)
+        if "idle" not in f.flags
+    ]
+    stored = ShiftReport.objects.filter(gaming_day=gaming_day, shift=shift).values_list("table_id", flat=True)
+    table_ids = sorted({*busy, *stored})
     if not table_ids:
         return []
     return produce_shift_reports(

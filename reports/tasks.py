@@ -9,8 +9,9 @@ of times; bad arguments fail at once.
   (enqueued when a change to what its report shows commits: `casino.services.report_refresh`).
 - `produce_reports_for_finished_shift()`: what beat runs at each shift's end; it works out from the
   clock which shift has just ended.
-- `refresh_running_shift_reports()`: every minute, the stored reports of the shift under way (any
-  change but a settled round enqueues its own regeneration when it commits).
+- `refresh_running_shift_reports()`: every minute, the reports of the shift under way, stored for
+  every table with activity (any change but a settled round enqueues its own regeneration when it
+  commits).
 
 Each task keeps the name it was first registered under (`casino.tasks.*`), so messages already
 queued, and beat schedules already stored, still reach it.
@@ -73,7 +74,8 @@ def produce_reports_for_finished_shift(self: Task, **kwargs: Any) -> dict[str, A
 
 @shared_task(name="casino.tasks.refresh_running_shift_reports", bind=True, acks_late=True, **RETRY)
 def refresh_running_shift_reports(self: Task, **kwargs: Any) -> dict[str, Any]:
-    """The stored reports of the shift under way, regenerated (rounds settle without enqueueing)."""
+    """The reports of the shift under way, stored for every table with activity (rounds settle
+    without enqueueing)."""
     with bind_request(request_id=str(self.request.id or ""), client_address=""):
         rows = reports.refresh_running_shift_reports(actor=_actor(self), now=timezone.now())
     return {"reports": [row.pk for row in rows]}

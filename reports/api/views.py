@@ -8,6 +8,7 @@ download). `shift` may be left out for the whole gaming day. Bad query parameter
 """
 
 from abc import ABC, abstractmethod
+from dataclasses import replace
 from typing import Any
 
 from django.utils import timezone
@@ -30,7 +31,7 @@ from reports.export import (
     shift_report_machine_csv,
     shift_report_pdf,
 )
-from reports.read import API_ORDER, SHIFT_ORDER, shift_report_payload
+from reports.read import API_ORDER, SHIFT_ORDER, SUMMED, shift_report_payload
 
 STAFF_ROLES = tuple(StaffRole.values)
 
@@ -178,6 +179,13 @@ class CasinoRollupOutput(FiguresOutput):
     incomplete_tables = IncompleteTableOutput(
         many=True, help_text="Listed apart: every figure of the rollup is over its complete tables only."
     )
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """A roll-up with no complete table knows none of its sums: they are null, never 0."""
+        fields = super().get_fields()
+        for key in SUMMED:
+            fields[key] = _figure_field(replace(FIGURE[key], nullable=True))
+        return fields
 
 
 class PitRollupOutput(CasinoRollupOutput):

@@ -11,7 +11,7 @@ figures differ only in the generated-at line.
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -108,16 +108,25 @@ def figures_sha256(figures: dict[str, Any]) -> str:
 
 
 def report_document(
-    payload: dict[str, Any], *, generated_by: str | None, generated_at: dt.datetime
+    payload: dict[str, Any],
+    *,
+    generated_by: str | None,
+    generated_at: dt.datetime,
+    table_ids: Collection[int] | None = None,
 ) -> dict[str, Any]:
-    """The payload and what a filed report prints beside it, read from the database."""
+    """The payload and what a filed report prints beside it, read from the database (of
+    `table_ids` only, when given: the payload is then theirs too)."""
     gaming_day = dt.date.fromisoformat(payload["gaming_day"])
     shifts = list(payload["shifts"])
+
+    def ours(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [row for row in rows if table_ids is None or row["table"]["id"] in table_ids]
+
     return assemble_document(
         payload,
-        inventories=_inventories(gaming_day=gaming_day, shifts=shifts),
-        slips=_slips(gaming_day=gaming_day, shifts=shifts),
-        period=period_figures(gaming_day=gaming_day, shifts=shifts) if shifts else None,
+        inventories=ours(_inventories(gaming_day=gaming_day, shifts=shifts)),
+        slips=ours(_slips(gaming_day=gaming_day, shifts=shifts)),
+        period=period_figures(gaming_day=gaming_day, shifts=shifts, table_ids=table_ids) if shifts else None,
         generated_by=generated_by,
         generated_at=generated_at,
     )

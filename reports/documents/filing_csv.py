@@ -16,7 +16,6 @@ from reports.documents.wording import (
     incomplete_reason,
     is_complete,
     slip_status,
-    status_line,
     tables_of,
     yes_no,
 )
@@ -59,8 +58,8 @@ def _cell(row: dict[str, Any], figure: Figure) -> str:
     if figure.unit is Unit.FLAGS:
         return flags_text(row)
     if figure.key == "drop_basis":
-        return drop_basis(row)
-    return str(row[figure.key])
+        return drop_basis(row) if row.get("drop_cents") is not None else ""
+    return "" if row[figure.key] is None else str(row[figure.key])
 
 
 def _figures_row(row: dict[str, Any]) -> list[str]:
@@ -133,7 +132,8 @@ def shift_report_csv(document: dict[str, Any]) -> str:
             ["generated_by", spreadsheet_text(header["generated_by"])],
             ["report_version", header["version"]],
             ["figures_sha256", header["figures_sha256"]],
-            ["status", status_line(document)],
+            ["status", "Provisional" if document["provisional"] else "Final"],
+            ["provisional_reasons", spreadsheet_text("; ".join(document["provisional_reasons"]))],
             [],
         ]
     )

@@ -106,7 +106,7 @@ def _grid(rows: list[list[str]], *, right_from: int, bold_from: int | None = Non
 
 def _cell(row: dict[str, Any], figure: Figure) -> str:
     if figure.key == "drop_cents":
-        basis = drop_basis(row)
+        basis = drop_basis(row) if row["drop_cents"] is not None else ""
         return dollars(row["drop_cents"]) + (f" ({basis})" if basis else "")
     if figure.unit is Unit.CENTS:
         return dollars(row.get(figure.key))
@@ -116,7 +116,7 @@ def _cell(row: dict[str, Any], figure: Figure) -> str:
         return flags_text(row) or (
             f"{row['tables_incomplete']} incomplete" if row.get("tables_incomplete") else ""
         )
-    return str(row[figure.key])
+    return "-" if row[figure.key] is None else str(row[figure.key])
 
 
 def _figure_line(row: dict[str, Any], name: str) -> list[str]:
@@ -218,6 +218,17 @@ def _kind_cells(kind: dict[str, Any]) -> list[str]:
         if f.pdf:
             cells.append(dollars(kind[f.key]) if f.unit is Unit.CENTS else str(kind[f.key]))
     return cells
+
+
+def _no_hold_to_investigate(document: dict[str, Any]) -> str:
+    """Said only of the holds that are known: a provisional report's open or uncounted tables
+    have none yet."""
+    if document["provisional"]:
+        return (
+            "No table's known hold is outside the expected range. This report is provisional: "
+            "tables not yet closed and counted have no hold yet and are not in this check."
+        )
+    return "Every table's hold is within the expected range."
 
 
 def _sign_off(styles: Any) -> list[Any]:
@@ -385,7 +396,7 @@ def shift_report_pdf(document: dict[str, Any]) -> bytes:
             ]
             story.append(_grid(rows, right_from=3))
         else:
-            story.append(Paragraph("Every table's hold is within the expected range.", styles["Normal"]))
+            story.append(Paragraph(_no_hold_to_investigate(document), styles["Normal"]))
     story += _sign_off(styles)
     pdf.build(
         story,

@@ -364,6 +364,8 @@ def test_a_gaming_day_played_through_the_api_files_its_title31_ratings_and_daily
     assert running["provisional"] is True
     assert running["provisional_reasons"] == [
         "the day shift has not ended",
+        "the swing shift has not begun",
+        "the grave shift has not begun",
         "BJ-A day: no soft count",
         "BJ-B day: no soft count",
     ]

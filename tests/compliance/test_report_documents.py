@@ -111,7 +111,8 @@ def test_the_filing_csv_writes_decimal_dollars(cents: int | None, text: str) -> 
 def test_every_csv_section_has_a_units_row_under_its_header_row(document: dict[str, Any]) -> None:
     lines = list(csv.reader(io.StringIO(shift_report_csv(document))))
 
-    assert lines[10] == ["status", "PROVISIONAL"]
+    assert lines[10] == ["status", "Provisional"]
+    assert lines[11] == ["provisional_reasons", "; ".join(document["provisional_reasons"])]
     titles = [i for i, line in enumerate(lines) if len(line) == 1 and line[0].startswith("[")]
     assert len(titles) == (9 if "daily" in document["report"] else 7)
     for title in titles:
@@ -150,3 +151,4 @@ def test_a_final_report_carries_no_provisional_mark(document: dict[str, Any]) ->
 
     assert "PROVISIONAL" not in text
     assert lines[10] == ["status", "Final"]
+    assert lines[11] == ["provisional_reasons", ""]

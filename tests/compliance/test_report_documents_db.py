@@ -169,7 +169,11 @@ def test_the_filing_csv_has_units_and_dollars_and_the_machine_csv_keeps_cents(
     assert lines[0] == ["report", "Shift report"]
     assert lines[7][0] == "generated_by"
     assert lines[7][1].startswith("pit_boss-")
-    assert lines[10][1].startswith("PROVISIONAL")
+    assert lines[10] == ["status", "Provisional"]
+    assert lines[11] == [
+        "provisional_reasons",
+        "the day shift has not ended; BJ-02 day: no soft count; BJ-01 day: no soft count",
+    ]
     sections = csv_sections(lines)
     figures = [
         *sections["Shifts: complete tables, pit and casino roll-ups"],

@@ -391,17 +391,30 @@ def test_bad_query_parameters_are_400_problems(query: dict[str, str], supervisor
 
 
 def test_a_whole_gaming_day_when_the_shift_is_left_out(
-    make_table: Callable[..., TableActors], supervisors: tuple[APIClient, APIClient]
+    make_table: Callable[..., TableActors], supervisors: tuple[APIClient, APIClient], clock: Clock
 ) -> None:
     play_the_day_shift(make_table, supervisors)
     produce()
-    reports.produce_shift_reports(
-        gaming_day=GAMING_DAY, shift="swing", actor=SYSTEM, now=dt.datetime.now(dt.UTC)
-    )
+    # 15:00: the swing shift is under way (read live: no table has anything in it yet, so it has
+    # no rows); the grave shift has not begun.
+    clock.set(dt.datetime(2026, 11, 20, 15, 0, tzinfo=CASINO_ZONE))
 
+    running = ok(supervisors[0].get(REPORTS, {"gaming_day": "2026-11-20"}))
+
+    assert running["shifts"] == ["day", "swing", "grave"]
+    assert [(t["shift"], t["table"]["name"]) for t in running["tables"]] == [
+        ("day", "BJ-02"),
+        ("day", "BJ-01"),
+    ]
+    assert running["provisional_reasons"][:2] == [
+        "the swing shift has not ended",
+        "the grave shift has not begun",
+    ]
+
+    # 22:30: the swing shift has ended, nothing stored for it: computed on request, idle tables.
+    clock.set(dt.datetime(2026, 11, 20, 22, 30, tzinfo=CASINO_ZONE))
     body = ok(supervisors[0].get(REPORTS, {"gaming_day": "2026-11-20"}))
 
-    assert body["shifts"] == ["day", "swing", "grave"]
     assert [(t["shift"], t["table"]["name"]) for t in body["tables"]] == [
         ("day", "BJ-02"),
         ("day", "BJ-01"),
