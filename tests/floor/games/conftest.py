@@ -15,7 +15,8 @@ from django.utils import timezone
 from audit.context import AuditActor
 from casino.engine.cards import ALL_CARDS
 from floor.rounds.cards import ShownCard
-from skill_games import services
+from make21.engine.game import Make21State
+from skill_games import selectors, services
 from skill_games.models import Game
 from skill_games.registry import STAFF
 from skill_games.selectors import adapter_of
@@ -110,3 +111,41 @@ def signed_in(db: None) -> Callable[[str], Client]:
 @pytest.fixture
 def pit_boss(signed_in: Callable[[str], Client]) -> Client:
     return signed_in("pit_boss")
+
+
+# --- a Make 21 match -------------------------------------------------------------------------
+
+SECOND_DECK = tuple(reversed(ALL_CARDS))
+
+
+def new_match() -> int:
+    snapshot = services.create_game(
+        kind="make21",
+        body={"players": 2, "games": 2},
+        user_id=None,
+        actor=SYSTEM,
+        now=timezone.now(),
+        decks=(ALL_CARDS, SECOND_DECK),
+    )
+    return snapshot.game.pk
+
+
+def play_game_out(game_id: int) -> Make21State:
+    """The seats in turn take a set-mode pile that faces them, else play their first card on P1,
+    until the game in play ends."""
+    snapshot = selectors.get_game_snapshot(game_id=game_id, now=timezone.now())
+    assert snapshot is not None
+    current: Make21State = snapshot.state
+    game_no = current.game_no
+    while not current.finished and current.game_no == game_no:
+        seat = current.to_move
+        assert seat is not None
+        body: dict[str, Any] = (
+            {"move": "take"}
+            if current.facing
+            else {"move": "play", "cards": [str(current.hand(seat)[0])], "pile": "P1"}
+        )
+        current = services.play_move(
+            game_id=game_id, seat=seat, body=body, expected_seq=None, actor=SYSTEM, now=timezone.now()
+        ).state
+    return current

@@ -6,7 +6,7 @@ from collections.abc import Callable
 import pytest
 
 from kernel.gaming_day import gaming_day_and_shift
-from tests.floor.games.conftest import play, play_out, start, total_of
+from tests.floor.games.conftest import new_match, play, play_game_out, play_out, start, total_of
 from tests.support.console import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,3 +42,28 @@ def test_a_pit_boss_opens_the_days_games_a_story_and_its_re_scoring(console: Cal
     boss.follow(f'a[href="/floor/games/{finished.id}/deck/"]')
     boss.wait_for_text("Verified: the revealed order and salt hash to the published commitment")
     assert boss.read("#commitment") == finished.game.commitments[0]
+
+
+def test_a_pit_boss_reads_a_make21_match_its_re_scoring_and_each_deal(
+    console: Callable[..., Console],
+) -> None:
+    game_id = new_match()
+    play_game_out(game_id)
+    play_game_out(game_id)  # both games over: the match is finished, each deck revealed
+    boss = console("pit_boss")
+
+    boss.open(f"/floor/games/{game_id}/")
+    boss.wait_for_text("Moves, in order")
+    assert "Game 2 of 2" in boss.text()
+    assert "Hands (revealed)" in boss.text()
+    boss.screenshot("make21-story-pit_boss")
+
+    boss.follow("#rescore-link")
+    boss.wait_for_text("each revealed deck hashes to its commitment")
+    assert "verdict ok" in (boss.attribute("#verdict", "class") or "")
+    boss.screenshot("make21-rescore-pit_boss")
+
+    boss.open(f"/floor/games/{game_id}/deck/")
+    boss.wait_for_text("Verified")
+    assert "verdict ok" in (boss.attribute("#verdict", "class") or "")
+    boss.screenshot("make21-deal-pit_boss")

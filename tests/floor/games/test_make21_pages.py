@@ -3,56 +3,16 @@ the public board only (hands once their game's deck is revealed), and the deal a
 checking each game's deck as it is revealed, while the next ones stay secret."""
 
 from io import StringIO
-from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
-from django.utils import timezone
 
-from casino.engine.cards import ALL_CARDS
-from make21.engine.game import Make21State
-from skill_games import selectors, services
 from skill_games.models import Game
-from tests.floor.games.conftest import SYSTEM, page
+from tests.floor.games.conftest import new_match, page, play_game_out
 from tests.support.gaming_day import Clock
 
 pytestmark = pytest.mark.django_db
-
-SECOND_DECK = tuple(reversed(ALL_CARDS))
-
-
-def new_match() -> int:
-    snapshot = services.create_game(
-        kind="make21",
-        body={"players": 2, "games": 2},
-        user_id=None,
-        actor=SYSTEM,
-        now=timezone.now(),
-        decks=(ALL_CARDS, SECOND_DECK),
-    )
-    return snapshot.game.pk
-
-
-def play_game_out(game_id: int) -> Make21State:
-    """The seats in turn take a set-mode pile that faces them, else play their first card on P1,
-    until the game in play ends."""
-    snapshot = selectors.get_game_snapshot(game_id=game_id, now=timezone.now())
-    assert snapshot is not None
-    current: Make21State = snapshot.state
-    game_no = current.game_no
-    while not current.finished and current.game_no == game_no:
-        seat = current.to_move
-        assert seat is not None
-        body: dict[str, Any] = (
-            {"move": "take"}
-            if current.facing
-            else {"move": "play", "cards": [str(current.hand(seat)[0])], "pile": "P1"}
-        )
-        current = services.play_move(
-            game_id=game_id, seat=seat, body=body, expected_seq=None, actor=SYSTEM, now=timezone.now()
-        ).state
-    return current
 
 
 def test_a_match_with_its_first_game_over_shows_that_deck_and_keeps_the_next_secret(
