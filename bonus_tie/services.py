@@ -101,14 +101,19 @@ def clean_pays(pays: object) -> dict[str, int]:
     return clean
 
 
-def review_rules(*, decks: object = 6, h17: bool = False, blackjack_pays: str = "3:2") -> HouseRules:
-    """The house rules a proposal's report is computed for: RULES.md's defaults except these three."""
+def review_rules(
+    *, decks: object = 6, h17: bool = False, blackjack_pays: str = "3:2", surrender: object = False
+) -> HouseRules:
+    """The house rules a report is computed for: RULES.md's defaults except these four (late
+    surrender, RULES.md §1.2, only where the house rule allows it)."""
     check_house_rule("decks", decks)
     check_house_rule("blackjack_pays", blackjack_pays)
+    check_house_rule("surrender", surrender)
     return HouseRules(
         decks=cast(int, decks),
         dealer=DealerRule.H17 if h17 else DealerRule.S17,
         blackjack_pays=BLACKJACK_PAYS[blackjack_pays],
+        surrender=cast(bool, surrender),
     )
 
 
