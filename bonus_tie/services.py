@@ -547,3 +547,16 @@ def compute_rules_report(
         )
     locked.paytable = row.paytable
     return locked
+
+
+def queue_missing_rules_reports(*, now: dt.datetime) -> list[RulesReport]:
+    """Queue every report under a table's rules not computed yet (its message lost with a broker
+    that could not be reached, or a worker that died), unless queued less than `REQUEUE_AFTER`
+    ago. Returns those queued."""
+    queued = []
+    for row in RulesReport.objects.filter(report__isnull=True).select_related("paytable").order_by("pk"):
+        if row.queued_at is not None and now - row.queued_at < REQUEUE_AFTER:
+            continue
+        _enqueue_rules_report(report_id=row.pk)
+        queued.append(row)
+    return queued

@@ -1,11 +1,13 @@
 """The report of every rule set a table deals the paytable in force under: queued once the
 provisioning or the rule change commits, only when none covers the rules (surrender included)."""
 
+import io
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from celery import current_app
+from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -100,3 +102,20 @@ def test_approving_a_rule_change_queues_the_report_of_the_new_rules_on_commit(
     [row] = RulesReport.objects.all()
     assert row.rules["surrender"] is True
     assert sent == [(RULES_REPORT_TASK, {"report_id": row.pk})]
+
+
+def test_a_report_whose_message_was_lost_is_queued_again_at_the_next_start(
+    sent: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    price_paytable(version=1, table=provision("BJ-01").table)
+    provision("BJ-02", decks=8, h17=True, surrender=True)  # its callback never ran: the message is lost
+    [row] = RulesReport.objects.all()
+    out = io.StringIO()
+
+    call_command("queue_paytable_reports", stdout=out)
+
+    assert sent == [(RULES_REPORT_TASK, {"report_id": row.pk})]
+    assert "Paytable v1 under a table's rules (8 decks, H17, surrender): report queued" in out.getvalue()
+    sent.clear()
+    call_command("queue_paytable_reports", stdout=io.StringIO())
+    assert sent == []  # queued a moment ago
