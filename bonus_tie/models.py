@@ -96,3 +96,35 @@ class PaytableProposal(models.Model):
 
     def __str__(self) -> str:
         return f"Proposal of paytable v{self.paytable.version}"
+
+
+class RulesReport(models.Model):
+    """The report of a paytable version under house rules other than its proposal's: those of a
+    table that deals it (provisioned, or changed by a rule change). It prices the wagers of the
+    rounds dealt under those rules (`reports.paytable_edges`); until it is computed they are
+    unpriced.
+
+    `rules` are `blackjack.mappers.rules_to_json` of the table's house rules with the two that move
+    no edge (insurance offered, the cut card's penetration) at their defaults, so tables that
+    differ only there share one report.
+    """
+
+    paytable = models.ForeignKey(PaytableVersion, on_delete=models.PROTECT, related_name="rules_reports")
+    rules = models.JSONField()
+    report = models.JSONField(null=True, blank=True)
+    # When the computation was last handed to the task queue (None: never queued).
+    queued_at = models.DateTimeField(null=True, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["paytable", "rules"], name="rules_report_once_per_rules"),
+            models.CheckConstraint(
+                condition=Q(report__isnull=True, computed_at__isnull=True)
+                | Q(report__isnull=False, computed_at__isnull=False),
+                name="rules_report_computed_with_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Report of paytable v{self.paytable.version} under {self.rules}"

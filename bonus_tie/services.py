@@ -9,6 +9,11 @@
 - `queue_missing_reports`: at the service's start (and on an operator's command), queue the
   report of every proposed or approved version that has none (version 1 on a new install), and
   record when it was queued, so the pages say "queued" only when it is.
+- `queue_report_for_rules`: when a table is provisioned or its house rules change, queue (once
+  the change commits) the report of the paytable in force under the table's rules when neither
+  the version's own report nor a `RulesReport` covers them (surrender included); until it is
+  computed, the handle of its rounds is reported unpriced (`reports.paytable_edges`).
+- `compute_rules_report`: that report's computation, stored once, as `compute_paytable_report`.
 - `approve_paytable`: compliance only, never the proposer (maker-checker), only a proposed
   version whose report exists; a report with a steering flag needs an explicit override with a
   reason, which is stored and audited.
@@ -22,6 +27,7 @@ same transaction.
 import datetime as dt
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, cast
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -37,15 +43,21 @@ from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.engine.task_map import Progress
 from bonus_tie.locks import lock_paytable_numbering, lock_paytable_version
 from bonus_tie.mappers import paytable_for
-from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
+from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion, RulesReport
 from bonus_tie.reports import DEFAULT_WORKERS, flagged_of, review_to_json, run_review
-from bonus_tie.selectors import get_paytable_version, get_version_in_force, list_versions_missing_report
+from bonus_tie.selectors import (
+    get_paytable_in_force,
+    get_paytable_version,
+    get_version_in_force,
+    list_versions_missing_report,
+)
 from casino.models import StaffRole
 from kernel.errors import ConflictError, ForbiddenError, NotFoundError, ServiceError
 
 logger = logging.getLogger(__name__)
 
 COMPUTE_TASK = "bonus_tie.tasks.compute_paytable_report"
+RULES_REPORT_TASK = "bonus_tie.tasks.compute_rules_report"
 PROPOSER_ROLES = (StaffRole.PIT_BOSS, StaffRole.ADMIN)
 APPROVER_ROLES = (StaffRole.COMPLIANCE,)
 # A guard against typos and integer overflow, far above any real pay (the default's top is 350).
@@ -101,14 +113,19 @@ def clean_pays(pays: object) -> dict[str, int]:
     return clean
 
 
-def review_rules(*, decks: object = 6, h17: bool = False, blackjack_pays: str = "3:2") -> HouseRules:
-    """The house rules a proposal's report is computed for: RULES.md's defaults except these three."""
+def review_rules(
+    *, decks: object = 6, h17: bool = False, blackjack_pays: str = "3:2", surrender: object = False
+) -> HouseRules:
+    """The house rules a report is computed for: RULES.md's defaults except these four (late
+    surrender, RULES.md §1.2, only where the house rule allows it)."""
     check_house_rule("decks", decks)
     check_house_rule("blackjack_pays", blackjack_pays)
+    check_house_rule("surrender", surrender)
     return HouseRules(
         decks=cast(int, decks),
         dealer=DealerRule.H17 if h17 else DealerRule.S17,
         blackjack_pays=BLACKJACK_PAYS[blackjack_pays],
+        surrender=cast(bool, surrender),
     )
 
 
@@ -161,6 +178,16 @@ def _enqueue_report_on_commit(*, version: int) -> None:
     layer). A broker failure is logged and never undoes the proposal; the admin action
     "compute the missing report" enqueues it again."""
     transaction.on_commit(lambda: _enqueue_report(version=version), robust=True)
+
+
+def _report_summary(report: Mapping[str, Any]) -> dict[str, Any]:
+    """What the audit event of a computed report records of it."""
+    return {
+        "rules_summary": report["rules_summary"],
+        "flagged": report["flagged"],
+        "house_edge": {r["kind"]: r["house_edge"] for r in report["house_edge"]["rows"]},
+        "elapsed_seconds": report["elapsed_seconds"],
+    }
 
 
 # --- use cases ---------------------------------------------------------------------------------
@@ -264,12 +291,7 @@ def compute_paytable_report(
             subject_id=str(version),
             subject_label=_label(locked),
             before={"report": None},
-            after={
-                "rules_summary": report["rules_summary"],
-                "flagged": report["flagged"],
-                "house_edge": {r["kind"]: r["house_edge"] for r in report["house_edge"]["rows"]},
-                "elapsed_seconds": report["elapsed_seconds"],
-            },
+            after=_report_summary(report),
             occurred_at=now,
         )
     return locked
@@ -438,3 +460,103 @@ def _ensure_proposal(row: PaytableVersion) -> None:
     """The row that records the report's rules and queue time (a version older than proposals
     has none: its report is for the default house rules)."""
     PaytableProposal.objects.get_or_create(paytable=row, defaults={"rules": rules_to_json(HouseRules())})
+
+
+# --- reports under the house rules of the tables ------------------------------------------------
+
+
+def edge_rules(rules: HouseRules) -> dict[str, Any]:
+    """The rules a report is keyed by: `rules` with the two that move no edge (insurance offered,
+    the cut card's penetration) at their defaults, as `rules_to_json`."""
+    defaults = HouseRules()
+    return rules_to_json(
+        replace(rules, insurance=defaults.insurance, penetration_percent=defaults.penetration_percent)
+    )
+
+
+def _enqueue_rules_report(*, report_id: int) -> None:
+    from celery import current_app as app  # the configured app, whichever process this runs in
+
+    app.send_task(RULES_REPORT_TASK, kwargs={"report_id": report_id})
+    RulesReport.objects.filter(pk=report_id).update(queued_at=timezone.now())
+
+
+def queue_report_for_rules(*, rules: HouseRules) -> bool:
+    """Queue, once the caller's transaction commits, the report of the paytable in force under
+    `rules` when none covers them yet: the version's own report is for its proposal's rules, any
+    other rules get a `RulesReport`. True if a report is queued. A broker failure is logged and
+    undoes nothing (`queue_missing_reports` queues it again at the next start)."""
+    row = get_paytable_in_force()
+    if row is None:
+        return False
+    key = edge_rules(rules)
+    if edge_rules(_rules_of(row)) == key:
+        if row.report is not None:
+            return False
+        _ensure_proposal(row)
+        _enqueue_report_on_commit(version=row.version)
+        return True
+    report, _ = RulesReport.objects.get_or_create(paytable=row, rules=key)
+    if report.report is not None:
+        return False
+    report_id = report.pk
+    transaction.on_commit(lambda: _enqueue_rules_report(report_id=report_id), robust=True)
+    return True
+
+
+def compute_rules_report(
+    *,
+    report_id: int,
+    actor: AuditActor,
+    composition: Sequence[int] | None = None,
+    workers: int = DEFAULT_WORKERS,
+    clock: Callable[[], dt.datetime] = timezone.now,
+) -> RulesReport | None:
+    """Compute and store a paytable version's report under a table's rules (as
+    `compute_paytable_report`: outside any transaction, then stored once under the row lock);
+    None when it was computed already."""
+    row = RulesReport.objects.select_related("paytable").filter(pk=report_id).first()
+    if row is None:
+        raise NotFoundError("not_found", f"No rules report {report_id}.")
+    if row.report is not None:
+        return None
+    rules = rules_from_json(row.rules)
+    timed = run_review(
+        paytable=paytable_for(row.paytable), rules=rules, composition=composition, workers=workers
+    )
+    now = clock()
+    report = review_to_json(timed, computed_at=now.isoformat())
+    with transaction.atomic(durable=True):
+        locked = RulesReport.objects.select_for_update().get(pk=report_id)
+        if locked.report is not None:
+            return None
+        locked.report = report
+        locked.computed_at = now
+        locked.save(update_fields=["report", "computed_at"])
+        record_event(
+            event_type="bonus_tie.paytable.rules_report_computed",
+            actor=actor,
+            table_id=None,
+            table_name="",
+            subject_type=SUBJECT_TYPE,
+            subject_id=str(row.paytable.version),
+            subject_label=_label(row.paytable),
+            before={"report": None},
+            after=_report_summary(report),
+            occurred_at=now,
+        )
+    locked.paytable = row.paytable
+    return locked
+
+
+def queue_missing_rules_reports(*, now: dt.datetime) -> list[RulesReport]:
+    """Queue every report under a table's rules not computed yet (its message lost with a broker
+    that could not be reached, or a worker that died), unless queued less than `REQUEUE_AFTER`
+    ago. Returns those queued."""
+    queued = []
+    for row in RulesReport.objects.filter(report__isnull=True).select_related("paytable").order_by("pk"):
+        if row.queued_at is not None and now - row.queued_at < REQUEUE_AFTER:
+            continue
+        _enqueue_rules_report(report_id=row.pk)
+        queued.append(row)
+    return queued

@@ -18,16 +18,18 @@ from bonus_tie import services
 from bonus_tie.reports import DEFAULT_WORKERS
 
 TRANSIENT_ERRORS = (OperationalError, InterfaceError)
+# Acknowledged late; only transient database errors retried, a bounded number of times.
+REPORT_TASK_OPTIONS: dict[str, Any] = {
+    "bind": True,
+    "acks_late": True,
+    "autoretry_for": TRANSIENT_ERRORS,
+    "retry_backoff": True,
+    "retry_backoff_max": 300,
+    "max_retries": 5,
+}
 
 
-@shared_task(
-    bind=True,
-    acks_late=True,
-    autoretry_for=TRANSIENT_ERRORS,
-    retry_backoff=True,
-    retry_backoff_max=300,
-    max_retries=5,
-)
+@shared_task(**REPORT_TASK_OPTIONS)
 def compute_paytable_report(
     self: Task,
     *,
@@ -52,3 +54,22 @@ def compute_paytable_report(
     if row is None:
         return {"version": version, "computed": False}
     return {"version": version, "computed": True, "flagged": (row.report or {}).get("flagged", [])}
+
+
+@shared_task(**REPORT_TASK_OPTIONS)
+def compute_rules_report(
+    self: Task,
+    *,
+    report_id: int,
+    composition: list[int] | None = None,
+    workers: int = DEFAULT_WORKERS,
+    **kwargs: Any,
+) -> dict[str, Any]:
+    """Compute and store a paytable version's report under a table's house rules (queued by
+    `services.queue_report_for_rules` when a table is provisioned or its rules change)."""
+    actor = AuditActor(kind="system", username="celery:compute_rules_report")
+    with bind_request(request_id=str(self.request.id or ""), client_address=""):
+        row = services.compute_rules_report(
+            report_id=report_id, actor=actor, composition=composition, workers=workers
+        )
+    return {"report_id": report_id, "computed": row is not None}

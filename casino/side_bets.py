@@ -64,6 +64,12 @@ class SideBetAdapter(Protocol):
         """The side bet on the terms a stored round records (`round.paytable`)."""
         ...
 
+    def price_table_rules(self, table: Any) -> None:
+        """Make sure the house edges of the table's house rules will be known: queue (on commit)
+        the report of the terms in force under them when there is none. Called when a table is
+        provisioned and when a rule change is approved or applied."""
+        ...
+
 
 _BY_GAME: dict[str, SideBetAdapter] = {}
 

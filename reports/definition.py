@@ -114,6 +114,8 @@ FIGURES: tuple[Figure, ...] = (
            nullable=True, column="win_minus_house_net", machine=True),
     Figure("theo_win_cents", "Theo", Unit.CENTS, RollUp.SUM, _P, column="theo_win", machine=True,
            pdf=True),
+    Figure("unpriced_handle_cents", "Unpriced handle", Unit.CENTS, RollUp.SUM, _P, machine=True,
+           help="Handle whose terms have no computed paytable report yet: not in theo."),
     Figure("flags", "Flags", Unit.FLAGS, RollUp.NONE, _S, column="flags", machine=True, pdf=True),
     Figure("generated_at", "Generated at", Unit.MOMENT, RollUp.NONE, _S),
     Figure("complete", "Complete", Unit.YES_NO, RollUp.NONE, _S),
@@ -128,8 +130,10 @@ KIND_FIGURES: tuple[Figure, ...] = (
     Figure("payouts_cents", "Payouts", Unit.CENTS, RollUp.SUM, _P, machine=True, pdf=True),
     Figure("house_net_cents", "House net", Unit.CENTS, RollUp.RECOMPUTE, _P, pdf=True),
     Figure("theo_win_cents", "Theo", Unit.CENTS, RollUp.SUM, _P, machine=True, pdf=True),
-    Figure("house_edge", "House edge", Unit.EDGE, RollUp.NONE, _P,
-           help="Per unit of handle (tables only)."),
+    Figure("unpriced_handle_cents", "Unpriced handle", Unit.CENTS, RollUp.SUM, _P, machine=True, pdf=True,
+           help="Handle whose terms have no computed paytable report yet: not in theo."),
+    Figure("house_edge", "House edge", Unit.EDGE, RollUp.NONE, _P, nullable=True,
+           help="Per unit of priced handle (tables only); unpriced when none is priced."),
 )  # fmt: skip
 
 FIGURE: dict[str, Figure] = {figure.key: figure for figure in FIGURES}

@@ -22,8 +22,10 @@ Where each figure comes from (gaming day and shift as stamped on each record whe
   `ledger_mismatch` if they ever differ).
 - theoretical win: per kind, the exact sum of handle x the house edge of the terms each round was
   dealt under (its paytable version's report and its house rules: reports.paytable_edges),
-  rounded once to the cent, half to even. Handle whose terms give no edge (no report yet, a
-  report for other rules) is priced at nothing and the table is flagged `theo_incomplete`.
+  rounded once to the cent, half to even. Handle whose terms give no edge (no report yet for the
+  round's rules) is unpriced: left out of theo, counted apart (`unpriced_handle_cents`, per kind and
+  per table), never priced as a zero edge; a kind with no priced handle has no house edge (null),
+  and the table is flagged `theo_incomplete`.
 - complete: opener and closer counted and, when the casino counts per shift, the soft count signed
   (or an idle table); only complete tables enter the pit and casino rollups.
 - provisional: the shift had not ended at `now`, a count (opener, closer, soft count) is missing,
@@ -31,7 +33,6 @@ Where each figure comes from (gaming day and shift as stamped on each record whe
 """
 
 import datetime as dt
-import json
 from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -44,7 +45,6 @@ from django.db import connection
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from blackjack.models import Round
 from casino.models import (
     AccountKind,
     InventoryKind,
@@ -58,7 +58,7 @@ from kernel.gaming_day import shift_bounds
 from reports.definition import KIND_FIGURES, stored_keys
 from reports.house_edges import kind_sort_key
 from reports.models import DropBasis, ShiftReport, ShiftReportLine
-from reports.paytable_edges import TermsEdges, round_half_even_cents, terms_edges
+from reports.paytable_edges import TermsBook, TermsEdges, round_half_even_cents
 from table_money.models import BuyIn, BuyInMethod, ChipSlip, SlipStatus, SoftCount
 
 BASIS_POINTS = 10_000
@@ -119,8 +119,9 @@ class KindFigures:
     wagers: int
     handle_cents: int
     payouts_cents: int
-    house_edge: Decimal
+    house_edge: Decimal | None  # None: none of its handle is priced
     theo_win_cents: int
+    unpriced_handle_cents: int
 
     @property
     def house_net_cents(self) -> int:
@@ -150,6 +151,7 @@ class TableFigures:
     house_net_cents: int
     win_minus_house_net_cents: int | None
     theo_win_cents: int
+    unpriced_handle_cents: int
     kinds: tuple[KindFigures, ...]
     flags: tuple[str, ...]
     estimated_drop_cents: int
@@ -198,31 +200,6 @@ def _settled_lines(
             _SettledLines(int(a), int(p), str(r), str(k), int(n), int(h), int(d))
             for a, p, r, k, n, h, d in cursor.fetchall()
         ]
-
-
-class _TermsBook:
-    """The edges of each (paytable, house rules) rounds were settled under, worked out once each."""
-
-    def __init__(self, paytable_ids: Collection[int]) -> None:
-        # The paytable model is the side-bet app's, reached through the round's foreign key: the
-        # core imports no side-bet app (pyproject.toml, import contracts).
-        paytable_model = Round._meta.get_field("paytable").related_model
-        assert isinstance(paytable_model, type)  # noqa: S101  (a model class, never "self")
-        rows = paytable_model._default_manager.filter(pk__in=list(paytable_ids))
-        self.reports: dict[int, tuple[int, Any]] = {
-            pk: (version, report)
-            for pk, version, report in (rows.values_list("pk", "version", "report") if paytable_ids else [])
-        }
-        self.known: dict[tuple[int, str], TermsEdges] = {}
-
-    def of(self, paytable_id: int, rules_text: str) -> TermsEdges:
-        key = (paytable_id, rules_text)
-        if key not in self.known:
-            version, report = self.reports[paytable_id]
-            self.known[key] = terms_edges(
-                paytable_version=version, report=report, round_rules=json.loads(rules_text)
-            )
-        return self.known[key]
 
 
 def _signed_soft_counts(
@@ -300,7 +277,7 @@ def compute_shift_figures(
     )
     lines: dict[int, dict[str, dict[str, int]]] = defaultdict(dict)
     settled = _settled_lines(gaming_day=gaming_day, shift=shift, table_ids=table_ids)
-    terms = _TermsBook({line.paytable_id for line in settled})
+    terms = TermsBook({line.paytable_id for line in settled})
     handle_by_terms: dict[int, list[tuple[TermsEdges, str, int]]] = defaultdict(list)
     for line in settled:
         sums = lines[line.table_id].setdefault(line.kind, {"wagers": 0, "handle": 0, "paid": 0})
@@ -376,14 +353,16 @@ def _table_figures(
     credits = -money.get("credits_out", 0)
     exact_theo: dict[str, Fraction] = defaultdict(Fraction)
     kind_edges: dict[str, set[Fraction]] = defaultdict(set)
-    unpriced = False
+    priced: dict[str, int] = defaultdict(int)
+    unpriced_handle: dict[str, int] = defaultdict(int)
     for edges, kind, handle_cents in handle_by_terms:
         edge = edges.edge(kind)
         if edge is None:
-            unpriced = unpriced or handle_cents > 0
-            edge = Fraction(0)
+            unpriced_handle[kind] += handle_cents
+            continue
         exact_theo[kind] += handle_cents * edge
         kind_edges[kind].add(edge)
+        priced[kind] += handle_cents
     theo = {kind: round_half_even_cents(amount) for kind, amount in exact_theo.items()}
     kinds = tuple(
         KindFigures(
@@ -391,13 +370,13 @@ def _table_figures(
             wagers=lines[kind]["wagers"],
             handle_cents=lines[kind]["handle"],
             payouts_cents=lines[kind]["paid"],
-            house_edge=_shown_edge(
-                kind_edges[kind], exact_theo=exact_theo[kind], handle=lines[kind]["handle"]
-            ),
+            house_edge=_shown_edge(kind_edges[kind], exact_theo=exact_theo[kind], handle=priced[kind]),
             theo_win_cents=theo.get(kind, 0),
+            unpriced_handle_cents=unpriced_handle[kind],
         )
         for kind in sorted(lines, key=kind_sort_key)
     )
+    unpriced = any(unpriced_handle.values())
     handle = sum(k.handle_cents for k in kinds)
     payouts = sum(k.payouts_cents for k in kinds)
     house_net = handle - payouts
@@ -466,6 +445,7 @@ def _table_figures(
         house_net_cents=house_net,
         win_minus_house_net_cents=win - house_net if win is not None else None,
         theo_win_cents=sum(k.theo_win_cents for k in kinds),
+        unpriced_handle_cents=sum(k.unpriced_handle_cents for k in kinds),
         kinds=kinds,
         flags=tuple(flags),
         estimated_drop_cents=estimated_drop,
@@ -476,9 +456,12 @@ def _table_figures(
     )
 
 
-def _shown_edge(edges: set[Fraction], *, exact_theo: Fraction, handle: int) -> Decimal:
-    """The edge a report line shows, to six places: the one edge its rounds were settled under,
-    or, when they were dealt under several terms, the effective edge (theo / handle)."""
+def _shown_edge(edges: set[Fraction], *, exact_theo: Fraction, handle: int) -> Decimal | None:
+    """The edge a report line shows, to six places: the one edge its priced rounds were settled
+    under, or, when they were dealt under several terms, the effective edge (theo / priced handle);
+    None when none of its handle is priced (never a zero edge)."""
+    if not edges:
+        return None
     edge = next(iter(edges)) if len(edges) == 1 else (exact_theo / handle if handle else Fraction(0))
     return (Decimal(edge.numerator) / Decimal(edge.denominator)).quantize(Decimal("0.000001"))
 

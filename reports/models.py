@@ -46,6 +46,8 @@ class ShiftReport(models.Model):
     house_net_cents = models.BigIntegerField()
     win_minus_house_net_cents = models.BigIntegerField(null=True, blank=True)
     theo_win_cents = models.BigIntegerField()
+    # Handle whose terms have no computed report yet: left out of theo, listed apart.
+    unpriced_handle_cents = models.BigIntegerField(default=0)
     flags = ArrayField(models.CharField(max_length=40), default=list, blank=True)
     generated_at = models.DateTimeField()
     # `drop_cents` is the drop the win is based on (`drop_basis`): the signed soft count when there
@@ -103,8 +105,10 @@ class ShiftReportLine(models.Model):
     handle_cents = models.BigIntegerField()
     payouts_cents = models.BigIntegerField()
     house_net_cents = models.BigIntegerField()
-    house_edge = models.DecimalField(max_digits=8, decimal_places=6)
+    # None when none of the kind's handle is priced (no report for its rounds' terms yet).
+    house_edge = models.DecimalField(max_digits=8, decimal_places=6, null=True, blank=True)
     theo_win_cents = models.BigIntegerField()
+    unpriced_handle_cents = models.BigIntegerField(default=0)
 
     class Meta:
         db_table = "casino_shiftreportline"

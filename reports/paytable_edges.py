@@ -15,9 +15,12 @@ handle:
 
 A report is computed for one set of house rules (`report["rules"]`). Its figures price a round
 only when the round's rules agree in everything that moves an edge (`EDGE_RULES`: all but the cut
-card's penetration and whether insurance is offered). Otherwise, and when the paytable has no
-report yet, or a report older than the primary figure, the kind has no edge: its handle is shown
-as handle without an edge, with the reason, and is not priced with a figure for other terms.
+card's penetration and whether insurance is offered). A version has its own report (for its
+proposal's rules) and a report for each other rule set a table deals it under (the side-bet app's
+`rules_reports`, queued when a table is provisioned or its rules change): the one whose rules
+agree prices the round. When none agrees, or none is computed yet, or a report is older than the
+primary figure, the kind has no edge: its handle is unpriced, shown apart with the reason, and is
+never priced with a figure for other terms (nor as a zero edge).
 
 Edges are exact fractions: a report's float is read as its shortest decimal text. Theoretical
 win of a set of wagers = the exact sum of handle x edge, rounded once to the cent, half to even
@@ -30,6 +33,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
+
+from django.db.models import Model
 
 from blackjack.models import Round
 from casino.engine.wager_kinds import WagerKind
@@ -135,16 +140,42 @@ class TermsBook:
                 rows.values_list("pk", "version", "report") if rows is not None else []
             )
         }
+        self.paytable_model = paytable_model
+        self.other_reports: dict[int, list[Any]] | None = None  # read when a round needs one
         self.known: dict[tuple[int, str], TermsEdges] = {}
+
+    def _others(self, paytable_id: int) -> list[Any]:
+        """The computed reports of the versions under other tables' rules (one query, the first
+        time a round's rules are not its version's own report's)."""
+        if self.other_reports is None:
+            self.other_reports = {}
+            others = self.paytable_model._meta.get_field("rules_reports").related_model
+            assert isinstance(others, type)  # noqa: S101  (a model class, never "self")
+            assert issubclass(others, Model)  # noqa: S101
+            for pk, report in others._default_manager.filter(
+                paytable_id__in=list(self.reports), report__isnull=False
+            ).values_list("paytable_id", "report"):
+                self.other_reports.setdefault(pk, []).append(report)
+        return self.other_reports.get(paytable_id, [])
 
     def of(self, paytable_id: int, rules_text: str) -> TermsEdges:
         key = (paytable_id, rules_text)
         if key not in self.known:
             version, report = self.reports[paytable_id]
-            self.known[key] = terms_edges(
-                paytable_version=version, report=report, round_rules=json.loads(rules_text)
-            )
+            round_rules = json.loads(rules_text)
+            if not _for_rules(report, round_rules):
+                report = next(
+                    (other for other in self._others(paytable_id) if _for_rules(other, round_rules)),
+                    report,
+                )
+            self.known[key] = terms_edges(paytable_version=version, report=report, round_rules=round_rules)
         return self.known[key]
+
+
+def _for_rules(report: Mapping[str, Any] | None, round_rules: Mapping[str, Any]) -> bool:
+    """Is `report` computed for rules that agree with the round's in everything moving an edge?"""
+    rules = (report or {}).get("rules") or {}
+    return bool(report) and all(rules.get(name) == (round_rules or {}).get(name) for name in EDGE_RULES)
 
 
 def round_half_even_cents(amount: Fraction) -> int:

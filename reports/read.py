@@ -99,16 +99,21 @@ def list_shift_reports(*, gaming_day: dt.date, shifts: Sequence[str]) -> QuerySe
     )
 
 
-def _kind_payload(kind: str, sums: dict[str, int], edge: Any = None) -> dict[str, Any]:
+def _kind_payload(kind: str, sums: dict[str, int], edge: Any = None, *, line: bool = False) -> dict[str, Any]:
+    """A wager kind's figures; a table's `line` adds its house edge and whether any of its handle
+    is priced (`house_edge` null and `priced` false: none is; never a zero edge)."""
     values: dict[str, Any] = {
         **sums,
         "house_net_cents": sums["handle_cents"] - sums["payouts_cents"],
         "house_edge": None if edge is None else str(edge),
     }
-    return {
+    payload = {
         "kind": kind,
-        **{f.key: values[f.key] for f in KIND_FIGURES if f.rolls_up is not RollUp.NONE or edge is not None},
+        **{f.key: values[f.key] for f in KIND_FIGURES if f.rolls_up is not RollUp.NONE or line},
     }
+    if line:
+        payload["priced"] = edge is not None
+    return payload
 
 
 def _difference(counted: int | None, estimated: int) -> int | None:
@@ -138,7 +143,9 @@ def table_payload(
         **{key: values[key] for key in API_ORDER},
         "shift_ended": ended,
         "by_kind": [
-            _kind_payload(line.kind, {key: getattr(line, key) for key in _KIND_SUMMED}, line.house_edge)
+            _kind_payload(
+                line.kind, {key: getattr(line, key) for key in _KIND_SUMMED}, line.house_edge, line=True
+            )
             for line in sorted(
                 report.lines.all() if lines is None else lines, key=lambda line: kind_sort_key(line.kind)
             )
@@ -158,7 +165,7 @@ def _kinds_summed(tables: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         for kind in table["by_kind"]:
             row = sums[kind["kind"]]
             for key in _KIND_SUMMED:
-                row[key] += kind[key]
+                row[key] += kind.get(key) or 0  # a payload stored before a figure was added has none
     return [_kind_payload(kind, sums[kind]) for kind in sorted(sums, key=kind_sort_key)]
 
 
@@ -177,7 +184,9 @@ def rollup(level: str, tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
     hold_bp = hold_basis_points(win_cents=win, drop_cents=drop)
     counted = [t for t in complete if t["counted_drop_cents"] is not None]
     # No complete table: nothing is known, and nothing is shown as 0.
-    values: dict[str, Any] = {key: sum(t[key] or 0 for t in complete) if complete else None for key in SUMMED}
+    values: dict[str, Any] = {
+        key: sum(t.get(key) or 0 for t in complete) if complete else None for key in SUMMED
+    }
     values.update(
         win_cents=win,
         hold_bp=hold_bp,

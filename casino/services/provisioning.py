@@ -115,6 +115,9 @@ def provision_table(
         for kind, (low, high) in default_limits(game=table.game).items()
     )
     ledger.open_table_accounts(table=table)
+    side_bet = side_bet_for(table.game)
+    if side_bet is not None:
+        side_bet.price_table_rules(table)  # its paytable report, queued on commit when missing
     key = new_api_key()
     terminal = Terminal.objects.create(
         table=table, name=f"{name}-T1", key_prefix=key.prefix, key_hash=key.key_hash

@@ -279,6 +279,7 @@ def _apply(change: TableRuleChange, table: Table, *, actor: AuditActor, now: dt.
             updated.append(field)
     if updated:
         table.save(update_fields=updated)
+        _price_rules(table)
     for kind, (low, high) in changes["limits"].items():
         TableLimit.objects.filter(table=table, kind=kind).update(min_cents=low, max_cents=high)
     change.status = RuleChangeStatus.APPLIED
@@ -293,6 +294,24 @@ def _apply(change: TableRuleChange, table: Table, *, actor: AuditActor, now: dt.
         before=_previous(current, changes),
         after={**changes, "effective_at": change.effective_at.isoformat()},
     )
+
+
+def _with_rules(table: Table, rules: Mapping[str, Any]) -> Table:
+    """An unsaved copy of the table with the house rules of a change set."""
+    copy = Table(**{f.attname: getattr(table, f.attname) for f in Table._meta.concrete_fields})
+    for field, value in rules.items():
+        if field == "blackjack_pays":
+            copy.blackjack_pays_num, copy.blackjack_pays_den = (int(part) for part in value.split(":"))
+        else:
+            setattr(copy, field, value)
+    return copy
+
+
+def _price_rules(table: Table) -> None:
+    """Queue (on commit) the paytable report of the table's house rules if it has none."""
+    side_bet = side_bet_for(table.game)
+    if side_bet is not None:
+        side_bet.price_table_rules(table)
 
 
 @transaction.atomic
@@ -319,6 +338,8 @@ def approve_rule_change(
     )
     if change.effective_at <= now:
         _apply(change, table, actor=actor, now=now)
+    elif change.changes["rules"]:
+        _price_rules(_with_rules(table, change.changes["rules"]))  # priced before they apply
     return change
 
 

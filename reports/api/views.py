@@ -130,7 +130,14 @@ class KindOutput(serializers.Serializer):
 
     def get_fields(self) -> dict[str, serializers.Field]:
         """The kind, then the figures of a wager kind (reports.definition)."""
-        return {**super().get_fields(), **{f.key: _figure_field(f) for f in KIND_FIGURES}}
+        return {
+            **super().get_fields(),
+            **{f.key: _figure_field(f) for f in KIND_FIGURES},
+            "priced": serializers.BooleanField(
+                required=False,
+                help_text="Tables only: false when none of the kind's handle is priced (house_edge null).",
+            ),
+        }
 
 
 # The figures every level has: the definition's that roll up, in the API's order.

@@ -214,9 +214,16 @@ def _kind_cells(kind: dict[str, Any]) -> list[str]:
     cells = []
     for f in KIND_FIGURES:
         if f.key == "theo_win_cents":
-            cells.append(theo_edge(kind["theo_win_cents"], kind["handle_cents"]))
+            # Theo / priced handle: unpriced handle (no report for its terms yet) is apart.
+            priced = kind["handle_cents"] - kind.get("unpriced_handle_cents", 0)
+            cells.append(
+                "unpriced"
+                if priced <= 0 < kind["handle_cents"]
+                else theo_edge(kind["theo_win_cents"], priced)
+            )
         if f.pdf:
-            cells.append(dollars(kind[f.key]) if f.unit is Unit.CENTS else str(kind[f.key]))
+            value = kind.get(f.key, 0)  # a payload stored before a figure was added has none
+            cells.append(dollars(value) if f.unit is Unit.CENTS else str(value))
     return cells
 
 
@@ -329,7 +336,8 @@ def shift_report_pdf(document: dict[str, Any]) -> bytes:
             "Win = drop + credits - fills + (closer - opener). Hold = win / drop, rounded half to even "
             f"to 0.01 %; '!' marks a hold outside {hold_percent_text(low)}-{hold_percent_text(high)} %. "
             "Pit and casino roll-ups add the complete tables only; tables with a count missing are "
-            "listed apart. Theo = handle x house edge per wager kind.",
+            "listed apart. Theo = handle x house edge per wager kind; handle whose terms have no paytable "
+            "report yet is unpriced: listed apart, not in theo.",
             styles["Normal"],
         ),
         Spacer(1, 0.3 * cm),

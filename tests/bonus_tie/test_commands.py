@@ -75,6 +75,15 @@ def test_it_reports_a_named_version_under_the_rules_asked_for(pit_boss: Staff) -
     assert "Flagged: none" in out
 
 
+def test_it_reports_under_late_surrender_when_asked() -> None:
+    without, _ = run("--decks", "8", "--h17", *SMALL)
+    out, _ = run("--decks", "8", "--h17", "--surrender", *SMALL)
+
+    assert "late surrender" in out
+    assert "no surrender" in without
+    assert out.splitlines()[1:-1] != without.splitlines()[1:-1]  # the figures move with the rule
+
+
 def test_two_worker_processes_print_the_same_figures() -> None:
     serial, _ = run(*SMALL)
     parallel, _ = run("--shoe", SMALL_SHOE_ARG, "--workers", "2")
@@ -95,6 +104,7 @@ def test_two_worker_processes_print_the_same_figures() -> None:
         (["--shoe", "0,0,0,0,0,0,0,0,0,1"], "Error: argument --shoe: must hold at least four cards"),
         (["--workers", "-1"], "Error: argument --workers: must be from 0 to 64, not -1"),
         (["--version", "99"], "No paytable version 99."),
+        (["--surrender", "yes"], "Error: unrecognized arguments: yes"),
     ],
 )
 def test_bad_arguments_are_a_one_line_error(args: list[str], message: str) -> None:

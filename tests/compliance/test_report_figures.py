@@ -3,6 +3,8 @@ by their corrections, theo from each round's paytable report, and the daily repo
 
 import datetime as dt
 from collections.abc import Callable
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -11,7 +13,8 @@ from rest_framework.test import APIClient
 
 from audit.context import AuditActor
 from bonus_tie.engine.paytable import DEFAULT_PAYS
-from bonus_tie.models import PaytableVersion
+from bonus_tie.models import PaytableVersion, RulesReport
+from bonus_tie.tasks import compute_rules_report
 from casino.services.provisioning import ProvisionedStaff
 from reports import services as reports
 from reports import tasks
@@ -267,3 +270,53 @@ def test_beat_refreshes_a_stored_report_of_the_running_shift_after_rounds_settle
     assert report.provisional is True
     clock.set(AFTER_DAY_SHIFT)
     assert tasks.refresh_running_shift_reports.apply().get() == {"reports": []}  # the swing shift has none
+
+
+SMALL_SHOE = [4, 0, 0, 0, 0, 0, 4, 4, 4, 16]  # a quick report; its rules are the table's
+
+
+def test_a_day_on_eight_decks_h17_surrender_is_unpriced_apart_until_its_own_report_prices_it(
+    make_table: Callable[..., TableActors],
+    supervisors: tuple[APIClient, APIClient],
+    clock: Clock,
+) -> None:
+    main = make_table("BJ-01")
+    price_paytable(version=1, table=main.table)  # v1's own report: 6 decks, S17, no surrender
+    table = make_table("BJ-02", decks=8, h17=True, surrender=True)
+    # Provisioning recorded the report v1 lacks for BJ-02's rules (queued once it commits).
+    [missing] = RulesReport.objects.filter(paytable__version=1, report__isnull=True)
+    assert (missing.rules["decks"], missing.rules["dealer"], missing.rules["surrender"]) == (8, "H17", True)
+    ok(open_table(supervisors[0], table, {"100000": 10}), 201)
+    ok(post(table.terminal, "/api/v1/shoes/", {"mode": "reported"}), 201)
+    seats = [{"seat": 2, "wagers": [wager("primary", 10_000), wager("T18", 200)]}]
+    play_round(table, seats, *TIE_ON_18)
+
+    unpriced = produce()[table.table.pk]
+
+    lines = {line.kind: line for line in ShiftReportLine.objects.filter(report=unpriced)}
+    assert (unpriced.theo_win_cents, unpriced.unpriced_handle_cents) == (0, 10_200)
+    assert "theo_incomplete" in unpriced.flags
+    assert [(k, lines[k].house_edge, lines[k].unpriced_handle_cents) for k in ("primary", "T18")] == [
+        ("primary", None, 10_000),
+        ("T18", None, 200),
+    ]
+    payload = shift_report_payload(gaming_day=GAMING_DAY, shifts=["day"], now=timezone.now())
+    [row] = [t for t in payload["tables"] if t["table"]["name"] == "BJ-02"]
+    primary = row["by_kind"][0]
+    assert (primary["house_edge"], primary["priced"], primary["unpriced_handle_cents"]) == (
+        None,
+        False,
+        10_000,
+    )
+
+    compute_rules_report.run(report_id=missing.pk, composition=SMALL_SHOE, workers=0)
+    priced = produce()[table.table.pk]
+
+    report = RulesReport.objects.get(pk=missing.pk).report
+    assert report is not None
+    edge = Fraction(Decimal(repr(report["primary"]["basic_strategy_house_edge"])))
+    lines = {line.kind: line for line in ShiftReportLine.objects.filter(report=priced)}
+    assert lines["primary"].theo_win_cents == round(10_000 * edge) != 0
+    assert priced.theo_win_cents != 0
+    assert (priced.unpriced_handle_cents, lines["primary"].unpriced_handle_cents) == (0, 0)
+    assert "theo_incomplete" not in priced.flags

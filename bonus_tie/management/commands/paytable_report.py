@@ -1,7 +1,7 @@
 """Print the compliance report of a paytable version: probabilities, house edges, steering flags.
 
     python manage.py paytable_report [--version N] [--decks 6|8] [--h17] [--blackjack-pays 3:2|6:5]
-                                     [--workers 1] [--shoe A,2,...,ten]
+                                     [--surrender] [--workers 1] [--shoe A,2,...,ten]
 
 The report is computed now (a few seconds of CPU for a full shoe, in this process), with a
 progress bar on stderr when stderr is a terminal (none in a log or captured output); the version
@@ -98,6 +98,9 @@ class Command(BaseCommand):
             "--blackjack-pays", type=_blackjack_pays, default="3:2", help="3:2 (default) or 6:5."
         )
         parser.add_argument(
+            "--surrender", action="store_true", help="Late surrender allowed (default: not allowed)."
+        )
+        parser.add_argument(
             "--workers", type=_whole(0, 64), default=DEFAULT_WORKERS, help="Worker processes (0 or 1: none)."
         )
         parser.add_argument(
@@ -116,7 +119,10 @@ class Command(BaseCommand):
             raise CommandError(f"No paytable version {number}.")
         try:
             rules = review_rules(
-                decks=options["decks"], h17=options["h17"], blackjack_pays=options["blackjack_pays"]
+                decks=options["decks"],
+                h17=options["h17"],
+                blackjack_pays=options["blackjack_pays"],
+                surrender=options["surrender"],
             )
         except CodedError as exc:
             raise CommandError(exc.detail) from exc

@@ -1,4 +1,5 @@
-"""Queue the report of every proposed or approved paytable version that has none.
+"""Queue the report of every proposed or approved paytable version that has none, and every
+report under a table's house rules (`RulesReport`) not computed yet.
 
     python manage.py queue_paytable_reports
 
@@ -24,12 +25,19 @@ class Command(PlainErrorsCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             queued = services.queue_missing_reports(now=timezone.now())
+            under_rules = services.queue_missing_rules_reports(now=timezone.now())
         except (BrokerError, OSError) as exc:
             raise CommandError(f"The task queue cannot be reached ({exc}); no report was queued.") from exc
-        if not queued:
+        if not queued and not under_rules:
             minutes = int(services.REQUEUE_AFTER.total_seconds() // 60)
             self.stdout.write(
                 f"No paytable report is missing (or each was queued in the last {minutes} minutes)."
             )
         for version in queued:
             self.stdout.write(f"Paytable v{version}: report queued; the Celery worker computes it.")
+        for row in under_rules:
+            self.stdout.write(
+                f"Paytable v{row.paytable.version} under a table's rules ({row.rules['decks']} decks, "
+                f"{row.rules['dealer']}, {'surrender' if row.rules['surrender'] else 'no surrender'}): "
+                "report queued; the Celery worker computes it."
+            )

@@ -301,7 +301,9 @@ def test_staff_read_the_reports_as_json_with_pit_and_casino_rollups(
         "payouts_cents": 14_000,
         "house_net_cents": 3_000,
         "theo_win_cents": 70,
+        "unpriced_handle_cents": 0,
         "house_edge": "0.004100",
+        "priced": True,
     }
     pits = {p["pit"]["name"]: p for p in body["pits"]}
     assert set(pits) == {"Main pit", "High limit"}
@@ -316,6 +318,7 @@ def test_staff_read_the_reports_as_json_with_pit_and_casino_rollups(
     assert casino["opener_cents"] == 1_600_000
     assert casino["handle_cents"] == 18_700
     assert casino["theo_win_cents"] == 448
+    assert casino["unpriced_handle_cents"] == 0
     assert casino["win_minus_house_net_cents"] == -500
     assert {o["table"]["name"] for o in body["hold_outliers"]} == {"BJ-01", "BJ-02"}
 
