@@ -129,8 +129,8 @@ def test_the_match_page_shows_a_finished_match_with_its_winner_and_eliminated_pl
     words = text_of(html)
     assert f"Match {match['id']} · SP-01 Finished" in words
     assert "Finished after 1 round: won by seat 1 (Ana); seat 2 out" in words
-    assert "Seat 1 Ana 6 Swap a card (Cambio de Carta) not yet Winner" in words
-    assert "Seat 2 - 4 Plus one (Sumador) not yet Eliminated" in words
+    assert "Seat 1 Ana 6 Swap a card (Cambio de Carta) never Winner" in words
+    assert "Seat 2 - 4 Plus one (Sumador) never Eliminated" in words
     assert f'href="/floor/rounds/specials/{round_["id"]}/"' in html
     assert "Seat 1 win +1; Seat 2 lose -1" in words
     ledger = words[words.index("Points ledger") :]

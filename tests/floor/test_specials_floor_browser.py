@@ -52,3 +52,22 @@ def test_the_pit_boss_follows_a_special_card_table_card_to_its_match(
     assert "Points ledger of match" in boss.text()
     assert "Request a fill" not in boss.text()
     boss.screenshot("specials-table-pit_boss")
+
+
+def test_compliance_reads_a_finished_match_from_the_table_page(
+    console: Callable[..., Console], make_table: Callable[..., TableActors]
+) -> None:
+    actors = make_table("SP-02", game=GameKind.SPECIAL_POINTS, pit_name="High limit")
+    open_shoe(actors)
+    match = start(actors, start_points=5, win_points=6, lose_points=4)
+    play_a_round(actors, match)
+    reader = console(StaffRole.COMPLIANCE)
+
+    reader.open(f"/floor/tables/{actors.table.pk}/")
+    reader.wait_for_text(f"Match {match['id']}, the last one played: finished")
+    assert "Request a fill" not in reader.text()
+    reader.follow(f".match-in-play a[href='/floor/rounds/specials/matches/{match['id']}/']")
+    assert reader.read(".match-state") == "Finished after 1 round: won by seat 1 (Ana); seat 2 out"
+    assert reader.read("#seat-1").endswith("Winner")
+    assert reader.read("#seat-2").endswith("Eliminated")
+    reader.screenshot("specials-match-finished-compliance")
