@@ -137,6 +137,8 @@ def test_the_match_page_shows_a_finished_match_with_its_winner_and_eliminated_pl
     assert ledger.index("1 start Seat 1") < ledger.index("2 start Seat 2") < ledger.index("3 Round 1 Seat 1")
     assert ledger.index("3 Round 1 Seat 1 Win +1 6") < ledger.index("4 Round 1 Seat 2 Lose -1 4")
     # Times in the casino's zone, with the zone named.
+    round_page = signed_in_client(staff(StaffRole.COMPLIANCE)).get(f"/floor/rounds/specials/{round_['id']}/")
+    assert f'href="/floor/rounds/specials/matches/{match["id"]}/"' in round_page.content.decode()
     finished_at = Match.objects.get(pk=match["id"]).finished_at
     assert local_time_seconds(finished_at) in words
 
