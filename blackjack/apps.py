@@ -10,7 +10,7 @@ class BlackjackConfig(AppConfig):
         from blackjack.engine.round import NotReadyToSettleError
         from blackjack.engine.rules import RULE_CHANGE_FIELDS, check_house_rule
         from blackjack.models import OPEN_ROUND_STATES, Round
-        from blackjack.selectors import plays_on_floor, table_of_round
+        from blackjack.selectors import plays_on_floor, table_of_round, table_play
         from casino.engine.seats import SEAT_NUMBERS
         from casino.games import Game, RoundSearch, register
         from casino.models import GameKind, Table
@@ -39,5 +39,8 @@ class BlackjackConfig(AppConfig):
                     path="/floor/rounds/{}/",
                     table_of_round=table_of_round,
                 ),
+                handles_money=True,
+                table_template="floor/operations/_play_tie_bonus.html",
+                table_play=table_play,
             )
         )

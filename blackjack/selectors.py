@@ -127,6 +127,19 @@ def list_recent_rounds(*, table: Table, limit: int) -> QuerySet[Round]:
     return Round.objects.select_related("dealer", "voided_by").filter(table=table).order_by("-pk")[:limit]
 
 
+RECENT_ROUNDS_AT_TABLE = 15
+
+
+def table_play(table: Table) -> dict[str, object]:
+    """What the console's table page shows of the table's blackjack: the round in play and the
+    latest rounds."""
+    return {
+        "open_round": get_open_round(table=table),
+        "rounds": list_recent_rounds(table=table, limit=RECENT_ROUNDS_AT_TABLE),
+        "open_round_states": OPEN_ROUND_STATES,
+    }
+
+
 def stored_round_events(*, round_: Round) -> list[engine.RoundEvent]:
     """The round's stored card and action events, in order, as the engine's (to replay them anew)."""
     with connection.cursor() as cursor:

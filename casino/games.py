@@ -19,6 +19,7 @@ __all__ = [
     "check_table_game",
     "game_for",
     "games",
+    "handles_money",
     "play_in_progress",
     "register",
 ]
@@ -62,6 +63,19 @@ class Game:
     # The play in progress at each of these tables (by id), for the live floor's cards.
     plays_on_floor: Callable[[Sequence[int]], Mapping[int, PlayOnFloor]]
     round_search: RoundSearch
+    # Whether its tables take money: drop, fills, credits, win and hold, wager limits and house
+    # rules are shown for them, and a hold outside the expected range is an alert and a table to
+    # investigate. A points game's tables take none.
+    handles_money: bool
+    # The console's table page shows the game's play in this template (of the console's templates),
+    # with what `table_play` reads of the table.
+    table_template: str
+    table_play: Callable[[Table], Mapping[str, object]]
+
+
+def handles_money(kind: str) -> bool:
+    """Whether tables of the game `kind` take money (a hold figure means something there)."""
+    return game_for(kind).handles_money
 
 
 _GAMES: dict[str, Game] = {}

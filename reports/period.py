@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db.models import Count, Q, Sum
 
+from casino.games import handles_money
 from casino.models import GameKind
 from reports.figures import expected_hold_bp, hold_basis_points, hold_outside, hold_percent_text
 from reports.models import ShiftReport
@@ -90,7 +91,8 @@ def period_figures(
         .order_by("pit__name", "table__name")
     ):
         rolling = _figures(row, "rolling")
-        rolling["outside_range"] = hold_outside(rolling["hold_bp"])
+        # A points game's table takes no money: never a table to investigate for its hold.
+        rolling["outside_range"] = hold_outside(rolling["hold_bp"]) and handles_money(row["table__game"])
         table = {
             "table": {"id": row["table_id"], "name": row["table__name"]},
             "pit": row["pit__name"],

@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db.models import Case, IntegerField, Prefetch, QuerySet, Value, When
 from django.utils import timezone
 
+from casino.games import handles_money
 from casino.models import Table
 from kernel.gaming_day import shift_bounds
 from reports.definition import FIGURE, FIGURES, KIND_FIGURES, RollUp, Section
@@ -418,6 +419,12 @@ def shift_report_payload(
         tables += rows
     status = status_of(clocks, tables)
     low, high = expected_hold_bp()
+    # A points game's table takes no money: never a hold outlier.
+    money_tables = {
+        table.pk
+        for table in Table.objects.filter(pk__in={t["table"]["id"] for t in tables}).only("id", "game")
+        if handles_money(table.game)
+    }
     payload: dict[str, Any] = {
         "gaming_day": gaming_day.isoformat(),
         "shifts": [s for s in SHIFT_ORDER if s in shifts],
@@ -437,7 +444,7 @@ def shift_report_payload(
                 "hold_percent": t["hold_percent"],
             }
             for t in tables
-            if t["hold_outside_range"]
+            if t["hold_outside_range"] and t["table"]["id"] in money_tables
         ],
     }
     if set(SHIFT_ORDER) <= set(shifts) and tables:

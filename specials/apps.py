@@ -11,14 +11,14 @@ class SpecialsConfig(AppConfig):
         from casino.games import Game, RoundSearch, register
         from casino.models import GameKind, Table
         from specials.models import RoundState, SpecialsRound
-        from specials.selectors import plays_on_floor, table_of_round
+        from specials.selectors import plays_on_floor, table_of_round, table_play
 
         def round_open(table: Table) -> bool:
             return (
                 SpecialsRound.objects.filter(match__table=table).exclude(state=RoundState.FINISHED).exists()
             )
 
-        # The game plays none of blackjack's house rules: only its shoe's.
+        # The game plays none of blackjack's house rules, only its shoe's, and for points, not money.
         register(
             Game(
                 kind=GameKind.SPECIAL_POINTS,
@@ -36,5 +36,8 @@ class SpecialsConfig(AppConfig):
                     path="/floor/rounds/specials/{}/",
                     table_of_round=table_of_round,
                 ),
+                handles_money=False,
+                table_template="floor/operations/_play_special_points.html",
+                table_play=table_play,
             )
         )

@@ -153,9 +153,83 @@ def list_recent_rounds_of_tables(*, tables: QuerySet[Table], limit: int) -> Quer
     )
 
 
+RECENT_ROUNDS_AT_TABLE = 15
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    seat: int
+    player: str
+    special: str  # the special card's name
+    special_used_in: int | None  # the number of the round it was used in
+    points: int  # the balance, from the points ledger
+    result: str  # "winner", "eliminated", or blank while the match is in play (or for the others)
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """A match as the console shows it: players and balances, rounds in order, the points ledger."""
+
+    match: Match
+    players: Sequence[PlayerLine]
+    rounds: Sequence[SpecialsRound]
+    ledger: Sequence[PointsEntry]
+    round_in_play: SpecialsRound | None
+
+    @property
+    def winners(self) -> list[PlayerLine]:
+        return [player for player in self.players if player.result == "winner"]
+
+    @property
+    def eliminated(self) -> list[PlayerLine]:
+        return [player for player in self.players if player.result == "eliminated"]
+
+
+def match_view(match: Match) -> MatchView:
+    snapshot = match_snapshot(match)
+    used_in = dict(
+        MatchPlayer.objects.filter(match=match, special_used_in__isnull=False).values_list(
+            "seat", "special_used_in__number"
+        )
+    )
+    points = {player.seat: player.points for player in snapshot.state.players}
+    winners, eliminated = set(snapshot.state.winners), set(snapshot.state.eliminated)
+    players = [
+        PlayerLine(
+            seat=player.seat,
+            player=player.player,
+            special=player.get_special_display(),
+            special_used_in=used_in.get(player.seat),
+            points=points[player.seat],
+            result="winner" if player.seat in winners else "eliminated" if player.seat in eliminated else "",
+        )
+        for player in snapshot.players
+    ]
+    rounds = list(SpecialsRound.objects.filter(match=match).select_related("dealer").order_by("number"))
+    in_play = next((round_ for round_ in rounds if round_.state != RoundState.FINISHED), None)
+    return MatchView(match, players, rounds, snapshot.ledger, in_play)
+
+
+def table_play(table: Table) -> dict[str, object]:
+    """What the console's table page shows of the table's special-card game: the match in play
+    (else the last one played), the table's latest rounds and the match's points ledger."""
+    match = (
+        Match.objects.filter(table=table, state=MatchState.PLAYING).first()
+        or Match.objects.filter(table=table).order_by("-opened_at", "-pk").first()
+    )
+    return {
+        "match": match_view(match) if match is not None else None,
+        "rounds": list(
+            SpecialsRound.objects.filter(match__table=table)
+            .select_related("match", "dealer")
+            .order_by("-opened_at", "-pk")[:RECENT_ROUNDS_AT_TABLE]
+        ),
+    }
+
+
 def plays_on_floor(table_ids: Sequence[int]) -> dict[int, PlayOnFloor]:
     """The match in play at each of these tables and its round being dealt, if any, as the live
-    floor's card shows them."""
+    floor's card shows them: a link to the match's page."""
     matches = list(
         Match.objects.filter(table_id__in=table_ids, state=MatchState.PLAYING).only(
             "id", "table_id", "rounds_played"
@@ -167,20 +241,27 @@ def plays_on_floor(table_ids: Sequence[int]) -> dict[int, PlayOnFloor]:
         .exclude(state=RoundState.FINISHED)
         .only("id", "match_id", "number", "state")
     }
+    # Each player's balance: the latest entry of the seat in the match's points ledger.
+    balances: dict[int, list[tuple[int, int]]] = {}
+    for match_id, seat, balance in (
+        PointsEntry.objects.filter(match__in=[m.pk for m in matches])
+        .order_by("match_id", "seat", "-seq")
+        .distinct("match_id", "seat")
+        .values_list("match_id", "seat", "balance")
+    ):
+        balances.setdefault(match_id, []).append((seat, balance))
     plays = {}
     for match in matches:
-        played = f"#{match.pk}, {match.rounds_played} round{pluralize(match.rounds_played)} played"
+        played = f", {match.rounds_played} round{pluralize(match.rounds_played)} played"
         round_ = open_rounds.get(match.pk)
-        plays[match.table_id] = (
-            PlayOnFloor(
-                before=f"{played}; ",
-                link=f"/floor/rounds/specials/{round_.pk}/",
-                link_text=f"round {round_.number}",
-                after=f", {round_.state}",
-                dealing=True,
-            )
-            if round_ is not None
-            else PlayOnFloor(before=played)
+        points = ", ".join(f"seat {seat} {balance}" for seat, balance in balances.get(match.pk, []))
+        plays[match.table_id] = PlayOnFloor(
+            before="",
+            link=f"/floor/rounds/specials/matches/{match.pk}/",
+            link_text=f"#{match.pk}",
+            after=(f"{played}; round {round_.number} in play" if round_ is not None else played)
+            + (f". Points: {points}" if points else ""),
+            dealing=round_ is not None,
         )
     return plays
 

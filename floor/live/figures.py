@@ -88,6 +88,7 @@ class TableCard:
     shoe: ShoeLine | None
     floor_label: str  # what the table's game calls its play: "Round", "Match"
     play: PlayOnFloor | None
+    handles_money: bool  # the game takes money (limits, figures, slips, hold): not a points game
     period: Period
     drop_cents: int
     fills_cents: int
@@ -273,6 +274,7 @@ def _card(
     dealer = terminal.dealer if terminal is not None and session_is_live(terminal, now=now) else None
     dealing = play is not None and play.dealing
     status, status_label = _status(table, count, dealing=dealing, dealer=dealer)
+    game = game_for(table.game)
     table_open = table.is_active and count is not None and count.kind == InventoryKind.OPENER
 
     win_counted = figures.closer_cents is not None and figures.opener_cents is not None
@@ -291,7 +293,8 @@ def _card(
     hold_bp = hold_basis_points(win_cents=win, drop_cents=figures.drop_cents)
 
     alerts: list[str] = []
-    if hold_outside(hold_bp):
+    # A points game's table takes no money: a hold there means nothing.
+    if game.handles_money and hold_outside(hold_bp):
         low, high = expected_hold_bp()
         alerts.append(
             f"Hold {hold_percent_text(hold_bp)}% is outside the expected "
@@ -330,8 +333,9 @@ def _card(
         )
         if shoe is not None
         else None,
-        floor_label=game_for(table.game).floor_label,
+        floor_label=game.floor_label,
         play=play,
+        handles_money=game.handles_money,
         period=(figures.gaming_day, figures.shift),
         drop_cents=figures.drop_cents,
         fills_cents=figures.fills_cents,

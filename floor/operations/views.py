@@ -22,7 +22,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from audit.context import AuditActor
 from blackjack import services as rounds
 from blackjack.models import OPEN_ROUND_STATES, Round
-from blackjack.selectors import get_open_round, get_round_at_table, list_recent_rounds
+from blackjack.selectors import get_round_at_table
+from casino.games import game_for
 from casino.models import InventoryKind, Table, TableInventory
 from casino.selectors import get_latest_count, get_table_terminal, list_table_limits
 from casino.services import terminals
@@ -47,8 +48,6 @@ from kernel.gaming_day import gaming_day_and_shift
 from table_money.models import ChipSlip, SlipKind, SlipStatus
 from table_money.selectors import get_slip, list_shift_and_pending_slips
 from table_money.services import accounting
-
-RECENT_ROUNDS = 15
 
 
 def _actor(request: HttpRequest) -> AuditActor:
@@ -168,12 +167,15 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         _slip_row(slip, viewer=request.user)
         for slip in list_shift_and_pending_slips(table=table, shifts=shifts)
     ]
-    open_round = get_open_round(table=table)
+    game = game_for(table.game)
     return render(
         request,
         "floor/operations/table.html",
         {
             "table": table,
+            "game": game,
+            "play": game.plays_on_floor([table.pk]).get(table.pk),
+            "game_play": game.table_play(table),
             "state": _table_state(table, latest, now=now),
             "latest": latest,
             "current_shift": current_shift,
@@ -181,9 +183,6 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "dealer": _signed_in_dealer(table, now=now),
             "slips": slips,
             "pending": [row for row in slips if row.is_pending],
-            "open_round": open_round,
-            "rounds": list_recent_rounds(table=table, limit=RECENT_ROUNDS),
-            "open_round_states": OPEN_ROUND_STATES,
             "may_act": may_act_on(request.user, table),
             "locked_dealers": locked_out_dealers([table.pk]).get(table.pk, []),
         },

@@ -17,8 +17,9 @@ from floor.rounds.reverify import reverify_round
 from floor.rounds.shoes import check_shoe, reveal_is_public, shoe_audit_events, shoe_rounds
 from floor.rounds.special_rounds import build_special_round_story, reverify_special_round
 from floor.rounds.story import build_round_story
-from specials.models import SpecialsRound
+from specials.models import Match, SpecialsRound
 from specials.selectors import list_recent_rounds_of_tables as list_recent_special_rounds
+from specials.selectors import match_view
 
 RECENT_ROUNDS = 50
 
@@ -170,3 +171,18 @@ def special_round_reverify(request: HttpRequest, round_id: int) -> HttpResponse:
         "floor/rounds/special_reverify.html",
         {"round": round_, "verdict": reverify_special_round(round_)},
     )
+
+
+@require_safe
+@console_view()
+def special_match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A special-card match: its players and seats, balances and specials used, its rounds with
+    their outcome and its points ledger in order; in play, or finished with its winners and
+    eliminated players."""
+    match = (
+        Match.objects.select_related("table", "table__pit", "dealer", "terminal").filter(pk=match_id).first()
+    )
+    if match is None:
+        raise Http404("No such match on your floor.")
+    visible_table(request.user, match.table_id)
+    return render(request, "floor/rounds/special_match.html", {"view": match_view(match), "match": match})
