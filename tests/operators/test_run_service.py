@@ -4,9 +4,11 @@ worker was killed with SIGKILL during the run; SIGTERM and SIGINT stop everythin
 start-up included; the first requests of a cold start all succeed."""
 
 import contextlib
+import fcntl
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -131,13 +133,53 @@ def launch(directory: Path, *, web_workers: int = 1, web_threads: int = 2) -> Ru
     return Run(process=process, pgdata=directory / "pgdata", port=port, log=log)
 
 
+def shared_between_workers(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary directory every xdist worker of this run sees (each has its own below it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def served_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A service directory whose database was made by a first start and left by a clean stop:
+    initdb, every migration and the demo data, done once for the whole run (the first worker to
+    get here does it, under a file lock, while the others wait). The tests of what happens after
+    the start begin from a copy of it; the cold start itself is tested on a new directory."""
+    shared = shared_between_workers(tmp_path_factory)
+    directory = shared / "served-once"
+    with (shared / "served-once.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (directory / "ready").exists():
+            shutil.rmtree(directory, ignore_errors=True)
+            directory.mkdir()
+            first = launch(directory)
+            try:
+                wait_for("the first start to answer /healthz", first.healthy, timeout=STARTUP_SECONDS)
+                stop_and_check(first)
+            finally:
+                leave_nothing_behind(first)
+            (directory / "ready").touch()
+    return directory
+
+
+def copy_of(served: Path, directory: Path) -> Path:
+    """The served directory's database and credentials, copied into `directory`. The database's
+    files keep their owner: run as root, the server runs as a user of its own."""
+    owner = (served / "pgdata").stat()
+    shutil.copytree(served / "pgdata", directory / "pgdata", symlinks=True)
+    for path in [directory / "pgdata", *(directory / "pgdata").rglob("*")]:
+        os.lchown(path, owner.st_uid, owner.st_gid)
+    shutil.copy2(served / "demo-credentials.json", directory / "demo-credentials.json")
+    return directory
+
+
 @pytest.fixture
-def run(tmp_path: Path) -> Iterator[Run]:
-    started = launch(tmp_path)
+def run(tmp_path: Path, served_once: Path) -> Iterator[Run]:
+    started = launch(copy_of(served_once, tmp_path))
     try:
         wait_for("the service to answer /healthz", started.healthy, timeout=STARTUP_SECONDS)
         wait_for(
-            "the Celery worker's pool", lambda: len(started.child(" worker ").children()) == 2, timeout=60
+            "the Celery worker's pool", lambda: len(started.child(" worker ").children()) == 2, timeout=180
         )
         yield started
     finally:  # whatever the outcome, leave nothing of this run on the machine
@@ -204,9 +246,9 @@ def test_a_clean_stop_after_a_web_worker_was_killed_leaves_no_process_behind(run
     wait_for(
         "gunicorn to start a new worker",
         lambda: [w for w in run.child("gunicorn").children() if w.pid != web_worker.pid],
-        timeout=60,
+        timeout=180,
     )
-    wait_for("the new worker to answer", run.healthy, timeout=60)
+    wait_for("the new worker to answer", run.healthy, timeout=STARTUP_SECONDS)
     stop_and_check(run)
 
 
@@ -218,7 +260,7 @@ def test_a_clean_stop_after_the_celery_worker_was_killed_leaves_no_process_behin
     wait_for(
         "a pool process to take the report and use the database",
         lambda: [p for p in celery_worker.children() if p.pid in run.handles()],
-        timeout=120,
+        timeout=STARTUP_SECONDS,
     )
     run.processes()
 
@@ -235,7 +277,7 @@ def test_a_clean_stop_after_the_web_server_was_killed_leaves_no_process_behind(r
     run.processes()
 
     master.send_signal(signal.SIGKILL)
-    wait_for("the orphaned worker to exit", lambda: not still_running(web_worker), timeout=60)
+    wait_for("the orphaned worker to exit", lambda: not still_running(web_worker), timeout=180)
     stop_and_check(run)
 
 
@@ -256,13 +298,8 @@ def test_a_clean_stop_with_a_hung_web_server_and_a_killed_worker_leaves_no_proce
 
 
 # SIGTERM and SIGINT, as Ctrl-C, systemd or `kill -TERM -PGID` send them (to the command's process
-# group) or as `kill PID` does (to the command alone), at random moments. One database for the
-# whole sequence: only the first start (the cold start below) makes it and runs every migration.
-
-
-@pytest.fixture(scope="module")
-def service_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("service")
+# group) or as `kill PID` does (to the command alone), at random moments, on a database made by an
+# earlier start; the cold start below makes its own and runs every migration.
 
 
 def listening(run: Run) -> bool:
@@ -323,11 +360,12 @@ def ask(url: str, token: str | None) -> int:
         return int(refused.code)
 
 
-def test_a_hundred_first_requests_on_a_cold_start_all_succeed(service_dir: Path) -> None:
+def test_a_hundred_first_requests_on_a_cold_start_all_succeed(tmp_path: Path) -> None:
     """Terminals, staff screens and the load balancer all ask at once as soon as the port is open,
     on a new database: the first requests of two web workers, whose four threads each open their
     first database connection at the same time. Then a SIGTERM to the group stops it all, with
     version 1's paytable report (queued on the first start) likely still being computed."""
+    service_dir = tmp_path
     run = launch(service_dir, web_workers=2, web_threads=4)
     try:
         wait_for("the web server to listen", lambda: listening(run), timeout=STARTUP_SECONDS)
@@ -381,7 +419,10 @@ def reach(run: Run, phase: str) -> None:
     wait_for(f"the {phase} phase", there, timeout=STARTUP_SECONDS)
 
 
-def test_sigterm_and_sigint_at_random_moments_stop_everything_in_time(service_dir: Path) -> None:
+def test_sigterm_and_sigint_at_random_moments_stop_everything_in_time(
+    tmp_path: Path, served_once: Path
+) -> None:
+    service_dir = copy_of(served_once, tmp_path)
     rng = random.Random(SEED)
     print(f"random seed {SEED}")
     phases = rng.sample(["early", "database start", "database", "children", "running", "running"], k=6)
