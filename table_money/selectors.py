@@ -8,7 +8,7 @@ from django.db.models import Q, QuerySet
 
 from casino.models import Table
 from table_money.engine.title31 import FilingState, ctr_due_on, ctr_filing_state
-from table_money.models import ChipSlip, CtrFiling, CtrWorksheet, SarReferral, SlipStatus
+from table_money.models import ChipSlip, CtrFiling, CtrWorksheet, MtlEntry, SarReferral, SlipStatus
 
 
 def get_slip(*, slip_id: int) -> ChipSlip:
@@ -30,6 +30,15 @@ def list_shift_and_pending_slips(*, table: Table, shifts: Iterable[tuple[dt.date
         for slip in slips.order_by("requested_at", "pk")
         if (slip.gaming_day, slip.shift) in periods or slip.status == SlipStatus.PENDING
     ]
+
+
+def list_mtl_entries(*, gaming_day: dt.date) -> QuerySet[MtlEntry]:
+    """The gaming day's MTL in time order, with each patron and their identification."""
+    return (
+        MtlEntry.objects.filter(gaming_day=gaming_day)
+        .select_related("patron__current_identification")
+        .order_by("occurred_at", "pk")
+    )
 
 
 def latest_ctr_worksheets() -> QuerySet[CtrWorksheet]:
@@ -82,7 +91,9 @@ def list_ctr_filing_lines(*, today: dt.date, state: FilingState | None = None) -
 
 def get_ctr_worksheet(*, worksheet_id: int) -> CtrWorksheet | None:
     return (
-        CtrWorksheet.objects.select_related("patron__current_identification", "filing__filed_by")
+        CtrWorksheet.objects.select_related(
+            "patron__current_identification", "filing__filed_by", "filing__identification"
+        )
         .filter(pk=worksheet_id)
         .first()
     )

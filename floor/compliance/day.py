@@ -13,7 +13,7 @@ from kernel.formatting import dollars
 from patrons.identification import masked_number
 from patrons.models import Patron
 from table_money.models import CashDirection, CtrWorksheet, MtlEntry
-from table_money.selectors import latest_ctr_worksheets
+from table_money.selectors import latest_ctr_worksheets, list_mtl_entries
 
 
 @dataclass(frozen=True)
@@ -89,11 +89,7 @@ def _needs_identification(worksheet: CtrWorksheet) -> bool:
 
 
 def compliance_day(*, gaming_day: dt.date) -> ComplianceDay:
-    mtl = (
-        MtlEntry.objects.filter(gaming_day=gaming_day)
-        .select_related("patron__current_identification")
-        .order_by("occurred_at", "pk")
-    )
+    mtl = list_mtl_entries(gaming_day=gaming_day)
     worksheets = sorted(
         latest_worksheets(gaming_day=gaming_day),
         key=lambda w: (w.direction, -w.total_cents, w.subject_key),

@@ -90,9 +90,10 @@ def ctr_worksheet(request: HttpRequest, worksheet_id: int) -> HttpResponse:
         else:
             if done is not None:
                 return done
-    patron = worksheet.patron
-    current = patron.current_identification if patron is not None else None
     line = ctr_filing_line(worksheet, today=_today())
+    # A filed CTR shows the identification it was filed with; one to file, the patron's current one.
+    patron = worksheet.patron
+    current = line.filing.identification if line.filing else patron.current_identification if patron else None
     return render(
         request,
         "floor/compliance/ctr_worksheet.html",
