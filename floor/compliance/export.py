@@ -34,6 +34,14 @@ def _filing(line: Any, *, today: dt.date) -> dict[str, str]:
     }
 
 
+def _filing_text(filing: dict[str, str]) -> str:
+    if filing["filed_on"]:
+        return f"filed {filing['filed_on']}, BSA ID {filing['bsa_id']}"
+    if filing["state"] == "overdue":
+        return f"OVERDUE (due {filing['due_on']})"
+    return f"due {filing['due_on']}"
+
+
 def title31_figures(day: ComplianceDay, *, today: dt.date) -> dict[str, Any]:
     """What the day's documents say, as the hash covers it (not who generated them, nor when)."""
     return {
@@ -168,11 +176,12 @@ def compliance_csv(day: ComplianceDay, *, generated_at: dt.datetime, generated_b
 def compliance_pdf(day: ComplianceDay, *, generated_at: dt.datetime, generated_by: str) -> bytes:
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4, landscape
-    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
     from reportlab.lib.units import cm
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
     styles = getSampleStyleSheet()
+    cell = ParagraphStyle("cell", parent=styles["Normal"], fontSize=8, leading=10)  # as the grid's text
     buffer = io.BytesIO()
     document = SimpleDocTemplate(
         buffer,
@@ -218,8 +227,8 @@ def compliance_pdf(day: ComplianceDay, *, generated_at: dt.datetime, generated_b
         ctr_rows.append(
             [
                 worksheet.get_direction_display(),
-                Paragraph(paragraph_text(line.who), styles["Normal"]),
-                Paragraph(paragraph_text(identification_text(worksheet.patron)), styles["Normal"]),
+                Paragraph(paragraph_text(line.who), cell),
+                Paragraph(paragraph_text(identification_text(worksheet.patron)), cell),
                 dollars(worksheet.total_cents),
                 Paragraph(
                     "<br/>".join(
@@ -229,17 +238,10 @@ def compliance_pdf(day: ComplianceDay, *, generated_at: dt.datetime, generated_b
                         )
                         for t in worksheet.transactions
                     ),
-                    styles["Normal"],
+                    cell,
                 ),
                 str(worksheet.revision),
-                Paragraph(
-                    paragraph_text(
-                        f"filed {filing['filed_on']}, BSA ID {filing['bsa_id']}"
-                        if filing["filed_on"]
-                        else f"{filing['state'].upper()}, due {filing['due_on']}"
-                    ),
-                    styles["Normal"],
-                ),
+                Paragraph(paragraph_text(_filing_text(filing)), cell),
             ]
         )
     if len(ctr_rows) == 1:
@@ -260,7 +262,7 @@ def compliance_pdf(day: ComplianceDay, *, generated_at: dt.datetime, generated_b
             [
                 local_time(entry.occurred_at, seconds=True),
                 entry.get_direction_display(),
-                Paragraph(paragraph_text(patron_label(entry)), styles["Normal"]),
+                Paragraph(paragraph_text(patron_label(entry)), cell),
                 dollars(entry.amount_cents),
                 entry.location,
                 entry.employee,
