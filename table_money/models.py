@@ -460,6 +460,9 @@ class SarDecision(models.Model):
                 | Q(outcome="no_sar", bsa_id="", filed_on__isnull=True) & ~Q(reason=""),
                 name="sar_decision_filed_or_reasoned",
             ),
+            models.UniqueConstraint(
+                fields=["bsa_id"], condition=~Q(bsa_id=""), name="sar_decision_bsa_id_once"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -197,5 +197,13 @@ class Migration(migrations.Migration):
                 name="sar_decision_filed_or_reasoned",
             ),
         ),
+        migrations.AddConstraint(
+            model_name="sardecision",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("bsa_id", ""), _negated=True),
+                fields=("bsa_id",),
+                name="sar_decision_bsa_id_once",
+            ),
+        ),
         migrations.RunSQL(GUARDS, UNDO),
     ]

@@ -13,7 +13,7 @@ decides (a SAR filed, with its BSA ID, or no SAR, with the reason). A SAR is con
 import datetime as dt
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from audit.context import AuditActor
 from audit.services import record_event
@@ -51,9 +51,13 @@ def _checked_filed_on(filed_on: dt.date, *, not_before: dt.date, now: dt.datetim
     return filed_on
 
 
-def _bsa_id_in_use(bsa_id: str) -> None:
+def _bsa_id_in_use(bsa_id: str) -> ConflictError:
+    return ConflictError("bsa_id_in_use", f"BSA ID {bsa_id} is already recorded for another report.")
+
+
+def _check_bsa_id_unused(bsa_id: str) -> None:
     if CtrFiling.objects.filter(bsa_id=bsa_id).exists() or SarDecision.objects.filter(bsa_id=bsa_id).exists():
-        raise ConflictError("bsa_id_in_use", f"BSA ID {bsa_id} is already recorded for another report.")
+        raise _bsa_id_in_use(bsa_id)
 
 
 def _ctr_label(worksheet: CtrWorksheet) -> str:
@@ -119,15 +123,19 @@ def record_ctr_filing(
     filed_on = _checked_filed_on(filed_on, not_before=worksheet.gaming_day, now=now)
     _check_fileable(worksheet, now=now)
     identification = _identification_for_filing(worksheet.patron)
-    _bsa_id_in_use(bsa_id)
-    filing = CtrFiling.objects.create(
-        worksheet=worksheet,
-        identification=identification,
-        filed_on=filed_on,
-        bsa_id=bsa_id,
-        filed_by_id=user.pk,
-        recorded_at=now,
-    )
+    _check_bsa_id_unused(bsa_id)
+    try:
+        with transaction.atomic():  # another worksheet's filing may commit the same BSA ID meanwhile
+            filing = CtrFiling.objects.create(
+                worksheet=worksheet,
+                identification=identification,
+                filed_on=filed_on,
+                bsa_id=bsa_id,
+                filed_by_id=user.pk,
+                recorded_at=now,
+            )
+    except IntegrityError:
+        raise _bsa_id_in_use(bsa_id) from None
     record_event(
         event_type="compliance.ctr.filed",
         actor=actor,
@@ -244,7 +252,7 @@ def decide_sar_referral(
             raise ServiceError(
                 "invalid_reason", f"At most {MAX_NARRATIVE} characters of text.", field="reason"
             )
-        _bsa_id_in_use(bsa_id)
+        _check_bsa_id_unused(bsa_id)
     else:
         if bsa_id.strip() or filed_on is not None:
             raise ServiceError(
@@ -254,15 +262,19 @@ def decide_sar_referral(
             )
         reason = _checked_narrative(reason, field="reason", what="reason no SAR is filed")
         bsa_id, filed_on = "", None
-    decision = SarDecision.objects.create(
-        referral=referral,
-        outcome=outcome,
-        bsa_id=bsa_id,
-        filed_on=filed_on,
-        reason=reason,
-        decided_by_id=user.pk,
-        decided_at=now,
-    )
+    try:
+        with transaction.atomic():  # another report may commit the same BSA ID meanwhile
+            decision = SarDecision.objects.create(
+                referral=referral,
+                outcome=outcome,
+                bsa_id=bsa_id,
+                filed_on=filed_on,
+                reason=reason,
+                decided_by_id=user.pk,
+                decided_at=now,
+            )
+    except IntegrityError:
+        raise _bsa_id_in_use(bsa_id) from None
     record_event(
         event_type="compliance.sar.decided",
         actor=actor,

@@ -511,3 +511,43 @@ def test_only_compliance_reads_the_title31_api(make_staff: Any) -> None:
             403,
             "role_not_allowed",
         )
+
+
+def test_a_bsa_id_names_one_report_only(over_the_line: dict[str, Any], title31_clock: Clock) -> None:
+    worksheet, number = over_the_line["worksheet"], over_the_line["number"]
+    title31_clock.set(TWO_DAYS_LATER)
+    compliance = signed_in("compliance")
+    _identify(compliance, number, **COMPLETE)
+    post_form(
+        compliance,
+        "/floor/patrons/refer/",
+        {"patron": str(number), "gaming_day": "2026-11-21", "narrative": "Structured buy-ins."},
+    )
+    referral = SarReferral.objects.get()
+    decided = post_form(
+        compliance,
+        f"/floor/compliance/sar/{referral.pk}/",
+        {"outcome": "sar_filed", "bsa_id": "31000123456789", "filed_on": "2026-11-22"},
+    )
+    assert decided.status_code == 302
+    reused = _file(compliance, worksheet, bsa_id="31000123456789", filed_on="2026-11-22")
+    assert "BSA ID 31000123456789 is already recorded for another report." in reused.content.decode()
+    assert not CtrFiling.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "next_page", ["https://evil.example/", "//evil.example/x", "javascript:alert(1)", "/floor/cage/"]
+)
+def test_identifying_returns_only_to_a_page_of_this_site(
+    over_the_line: dict[str, Any], next_page: str
+) -> None:
+    number = over_the_line["number"]
+    client = signed_in("cage_cashier")
+    answer = post_form(
+        client,
+        f"/floor/patrons/{number}/identify/?next={next_page}",
+        {**COMPLETE, "next": next_page},
+    )
+    assert answer.status_code == 302
+    expected = next_page if next_page == "/floor/cage/" else f"/floor/patrons/{number}/"
+    assert answer["Location"] == expected
