@@ -11,6 +11,8 @@ decides (a SAR filed, with its BSA ID, or no SAR, with the reason). A SAR is con
 """
 
 import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -53,6 +55,18 @@ def _checked_filed_on(filed_on: dt.date, *, not_before: dt.date, now: dt.datetim
 
 def _bsa_id_in_use(bsa_id: str) -> ConflictError:
     return ConflictError("bsa_id_in_use", f"BSA ID {bsa_id} is already recorded for another report.")
+
+
+@contextmanager
+def _recorded_once(bsa_id: str) -> Iterator[None]:
+    """The report's row written under a savepoint: a BSA ID another report committed meanwhile (the
+    unique constraint) is refused as in use. The report's own row is locked, so nothing else
+    collides."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError:
+        raise _bsa_id_in_use(bsa_id) from None
 
 
 def _check_bsa_id_unused(bsa_id: str) -> None:
@@ -124,18 +138,15 @@ def record_ctr_filing(
     _check_fileable(worksheet, now=now)
     identification = _identification_for_filing(worksheet.patron)
     _check_bsa_id_unused(bsa_id)
-    try:
-        with transaction.atomic():  # another worksheet's filing may commit the same BSA ID meanwhile
-            filing = CtrFiling.objects.create(
-                worksheet=worksheet,
-                identification=identification,
-                filed_on=filed_on,
-                bsa_id=bsa_id,
-                filed_by_id=user.pk,
-                recorded_at=now,
-            )
-    except IntegrityError:
-        raise _bsa_id_in_use(bsa_id) from None
+    with _recorded_once(bsa_id):
+        filing = CtrFiling.objects.create(
+            worksheet=worksheet,
+            identification=identification,
+            filed_on=filed_on,
+            bsa_id=bsa_id,
+            filed_by_id=user.pk,
+            recorded_at=now,
+        )
     record_event(
         event_type="compliance.ctr.filed",
         actor=actor,
@@ -262,19 +273,16 @@ def decide_sar_referral(
             )
         reason = _checked_narrative(reason, field="reason", what="reason no SAR is filed")
         bsa_id, filed_on = "", None
-    try:
-        with transaction.atomic():  # another report may commit the same BSA ID meanwhile
-            decision = SarDecision.objects.create(
-                referral=referral,
-                outcome=outcome,
-                bsa_id=bsa_id,
-                filed_on=filed_on,
-                reason=reason,
-                decided_by_id=user.pk,
-                decided_at=now,
-            )
-    except IntegrityError:
-        raise _bsa_id_in_use(bsa_id) from None
+    with _recorded_once(bsa_id):
+        decision = SarDecision.objects.create(
+            referral=referral,
+            outcome=outcome,
+            bsa_id=bsa_id,
+            filed_on=filed_on,
+            reason=reason,
+            decided_by_id=user.pk,
+            decided_at=now,
+        )
     record_event(
         event_type="compliance.sar.decided",
         actor=actor,
