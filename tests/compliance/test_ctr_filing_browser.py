@@ -89,3 +89,18 @@ def test_compliance_files_a_ctr_worksheet(
     assert "2026-11-22, BSA ID 31000123456789" in compliance.read("#ctr-filing .ctr-filed")
     compliance.screenshot("ctr-list-filed")
     assert CtrFiling.objects.get().bsa_id == "31000123456789"
+
+    compliance.follow("#ctr-filing a")
+    compliance.follow("a[href*='/identify/']")
+    compliance.wait_for_text(f"Correct the identification of patron {number}: Ana Ruiz")
+    compliance.type_into("[name=street]", "7 Elm Road")
+    compliance.follow("#patron-identify button[type=submit]")
+    compliance.wait_for_text(f"Patron {number} identification is corrected: Ana Ruiz.")
+    # The filed CTR keeps the identification it was filed with; the patron's page lists both.
+    assert "100 Main Street" in compliance.read("dl.identification")
+    compliance.open(f"/floor/patrons/{number}/")
+    compliance.wait_for_text("Revisions")
+    revisions = compliance.read("#identification-revisions")
+    assert "7 Elm Road" in revisions
+    assert "100 Main Street" in revisions
+    compliance.screenshot("patron-identification-revisions")
