@@ -3,7 +3,8 @@ terminals and the cage quote (`unknown_patron`, 422, for a number not on file).
 
 The casino issues each patron's number from a PostgreSQL sequence when the record is created.
 A patron may stay anonymous (a name or description, no identification) until Title 31 needs
-them identified (`table_money.services.title31`); identifying them later is an audited change.
+them identified (`table_money.services.title31`). Each identification, and each correction of
+one, is a new revision (`patrons.identification` holds its rules); all are audited.
 """
 
 import datetime as dt
@@ -15,10 +16,22 @@ from django.db.models import Q, QuerySet
 
 from audit.context import AuditActor
 from audit.services import record_event
-from kernel.errors import ConflictError, NotFoundError, ServiceError
-from patrons.models import PATRON_NUMBER_SEQUENCE, IdentificationType, Patron
+from kernel.errors import NotFoundError, ServiceError
+from kernel.gaming_day import casino_zone
+from patrons.identification import (
+    IdentificationDetails,
+    checked_details,
+    details_of,
+    identification_values,
+    masked_number,
+)
+from patrons.models import PATRON_NUMBER_SEQUENCE, Patron, PatronIdentification
 
 MAX_SEARCH_RESULTS = 50
+
+
+def casino_today(now: dt.datetime) -> dt.date:
+    return now.astimezone(casino_zone()).date()
 
 
 def _unknown(number: int, *, field: str) -> ServiceError:
@@ -46,58 +59,70 @@ def resolve_patron_ids(numbers: Collection[int], *, field: str = "patron") -> di
     return ids
 
 
-def _clean(name: str, identification_type: str, identification_reference: str) -> tuple[str, str, str]:
-    name, reference = name.strip(), identification_reference.strip()
+def _clean_name(name: str) -> str:
+    name = name.strip()
     if not name:
         raise ServiceError("name_required", "A patron needs a name or a description.", field="name")
-    if identification_type and identification_type not in IdentificationType.values:
-        raise ServiceError(
-            "invalid_identification_type",
-            f"Identification is one of {', '.join(IdentificationType.values)}.",
-            field="identification_type",
-        )
-    if bool(identification_type) != bool(reference):
-        raise ServiceError(
-            "identification_incomplete",
-            "Identification needs both its type and its reference (or neither, for an anonymous patron).",
-            field="identification_reference" if identification_type else "identification_type",
-        )
-    return name, identification_type, reference
+    return name
 
 
 def _patron_after(patron: Patron) -> dict[str, object]:
-    return {
-        "number": patron.number,
-        "name": patron.name,
-        "identification_type": patron.identification_type,
-        "identification_reference": patron.identification_reference,
+    return {"number": patron.number, "name": patron.name}
+
+
+def _identification_after(identification: PatronIdentification) -> dict[str, object]:
+    """The revision as the audit trail keeps it: the TIN masked (the row holds it)."""
+    after = {
+        name: value
+        for name, value in identification_values(details_of(identification)).items()
+        if name != "tin"
     }
+    after["tin"] = masked_number(identification.tin)
+    after["revision"] = identification.revision
+    return {key: value.isoformat() if isinstance(value, dt.date) else value for key, value in after.items()}
+
+
+def _record_identification(
+    patron: Patron, details: IdentificationDetails, *, user: AbstractBaseUser, now: dt.datetime
+) -> tuple[PatronIdentification, PatronIdentification | None]:
+    """The patron's next identification revision, made current; and the one it follows, if any."""
+    checked = checked_details(details, today=casino_today(now))
+    previous = patron.current_identification
+    identification = PatronIdentification.objects.create(
+        patron=patron,
+        revision=previous.revision + 1 if previous is not None else 1,
+        **identification_values(checked),
+        recorded_at=now,
+        recorded_by_id=user.pk,
+    )
+    patron.current_identification = identification
+    patron.name = checked.full_name
+    patron.save(update_fields=["current_identification", "name"])
+    return identification, previous
 
 
 @transaction.atomic
 def create_patron(
     *,
     name: str,
-    identification_type: str = "",
-    identification_reference: str = "",
+    identification: IdentificationDetails | None = None,
     user: AbstractBaseUser,
     actor: AuditActor,
     now: dt.datetime,
 ) -> Patron:
-    name, identification_type, identification_reference = _clean(
-        name, identification_type, identification_reference
-    )
+    """A patron on file under a name or a description, identified at once when `identification`
+    is given."""
+    name = _clean_name(name)
+    if identification is not None:
+        checked_details(identification, today=casino_today(now))  # refused before a number is drawn
     with connection.cursor() as cursor:
         cursor.execute("SELECT nextval(%s)", [PATRON_NUMBER_SEQUENCE])
         (number,) = cursor.fetchone()
-    patron = Patron.objects.create(
-        number=int(number),
-        name=name,
-        identification_type=identification_type,
-        identification_reference=identification_reference,
-        created_at=now,
-        created_by_id=user.pk,
-    )
+    patron = Patron.objects.create(number=int(number), name=name, created_at=now, created_by_id=user.pk)
+    after = _patron_after(patron)
+    if identification is not None:
+        revision, _ = _record_identification(patron, identification, user=user, now=now)
+        after = {**after, "name": patron.name, "identification": _identification_after(revision)}
     record_event(
         event_type="casino.patron.created",
         actor=actor,
@@ -106,7 +131,7 @@ def create_patron(
         subject_type="patron",
         subject_id=str(patron.pk),
         subject_label=f"patron {patron.number}",
-        after=_patron_after(patron),
+        after={**after, "described_as": name},
         occurred_at=now,
     )
     return patron
@@ -116,37 +141,31 @@ def create_patron(
 def identify_patron(
     *,
     number: int,
-    name: str,
-    identification_type: str,
-    identification_reference: str,
+    details: IdentificationDetails,
+    user: AbstractBaseUser,
     actor: AuditActor,
     now: dt.datetime,
 ) -> Patron:
-    """Record a patron's identification (and their name as on it). CTR worksheets already written
-    keep what they said; the compliance page shows the patron as identified from now on."""
-    patron = Patron.objects.select_for_update(of=("self",)).filter(number=number).first()
+    """Record a patron's identification, or correct it: a new revision, the patron's current one;
+    the earlier revisions stay as they were. The MTL entries and CTR worksheets already written
+    keep the description they were written under; the patron's name becomes the one on the
+    identification."""
+    patron = (
+        Patron.objects.select_for_update(of=("self",))
+        .select_related("current_identification")
+        .filter(number=number)
+        .first()
+    )
     if patron is None:
         raise NotFoundError("not_found", f"No patron number {number} is on file.")
-    name, identification_type, identification_reference = _clean(
-        name, identification_type, identification_reference
-    )
-    if not identification_type:
-        raise ServiceError(
-            "identification_incomplete",
-            "Identifying a patron needs the type and reference.",
-            field="identification_type",
-        )
-    if patron.is_identified:
-        raise ConflictError("patron_already_identified", f"Patron {number} is already identified.")
     before = _patron_after(patron)
-    patron.name, patron.identification_type, patron.identification_reference = (
-        name,
-        identification_type,
-        identification_reference,
-    )
-    patron.save(update_fields=["name", "identification_type", "identification_reference"])
+    identification, previous = _record_identification(patron, details, user=user, now=now)
+    if previous is not None:
+        before["identification"] = _identification_after(previous)
     record_event(
-        event_type="casino.patron.identified",
+        event_type="casino.patron.identified"
+        if previous is None
+        else "casino.patron.identification_corrected",
         actor=actor,
         table_id=None,
         table_name="",
@@ -154,19 +173,24 @@ def identify_patron(
         subject_id=str(patron.pk),
         subject_label=f"patron {patron.number}",
         before=before,
-        after=_patron_after(patron),
+        after={**_patron_after(patron), "identification": _identification_after(identification)},
         occurred_at=now,
     )
     return patron
 
 
+def identification_history(*, patron: Patron) -> QuerySet[PatronIdentification]:
+    """The patron's identification revisions, the latest first."""
+    return patron.identifications.select_related("recorded_by").order_by("-revision")
+
+
 def find_patrons(*, query: str) -> QuerySet[Patron]:
     """Patrons whose number is `query`, or whose name or identification reference contains it."""
     query = query.strip()
-    patrons = Patron.objects.order_by("number")
+    patrons = Patron.objects.select_related("current_identification").order_by("number")
     if not query:
         return patrons.order_by("-number")[:MAX_SEARCH_RESULTS]
-    condition = Q(name__icontains=query) | Q(identification_reference__iexact=query)
+    condition = Q(name__icontains=query) | Q(current_identification__id_number__iexact=query)
     if query.isdigit() and len(query) <= 10:
         condition |= Q(number=int(query))
     return patrons.filter(condition)[:MAX_SEARCH_RESULTS]

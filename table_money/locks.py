@@ -1,8 +1,9 @@
-"""The table money's row locks, in the house's order: table, then chip slip (`casino.locks`)."""
+"""The table money's row locks, in the house's order: table, then chip slip (`casino.locks`); a
+CTR worksheet or a SAR referral on its own (nothing else is locked with them)."""
 
 from casino.locks import LockedTable, lock_table
 from kernel.errors import NotFoundError
-from table_money.models import ChipSlip, SlipKind
+from table_money.models import ChipSlip, CtrWorksheet, SarReferral, SlipKind
 
 
 def lock_slip(*, kind: SlipKind, slip_id: int) -> tuple[LockedTable, ChipSlip]:
@@ -12,3 +13,23 @@ def lock_slip(*, kind: SlipKind, slip_id: int) -> tuple[LockedTable, ChipSlip]:
         raise NotFoundError("not_found", f"No {kind} {slip_id}.")
     locked = lock_table(table_id=table_id)
     return locked, ChipSlip.objects.select_for_update(of=("self",)).get(pk=slip_id)
+
+
+def lock_ctr_worksheet(*, worksheet_id: int) -> CtrWorksheet:
+    """A CTR worksheet revision, locked so that two filings of it record one after the other."""
+    worksheet = (
+        CtrWorksheet.objects.select_for_update(of=("self",))
+        .select_related("patron__current_identification")
+        .filter(pk=worksheet_id)
+        .first()
+    )
+    if worksheet is None:
+        raise NotFoundError("not_found", f"No CTR worksheet {worksheet_id}.")
+    return worksheet
+
+
+def lock_sar_referral(*, referral_id: int) -> SarReferral:
+    referral = SarReferral.objects.select_for_update(of=("self",)).filter(pk=referral_id).first()
+    if referral is None:
+        raise NotFoundError("not_found", f"No SAR referral {referral_id}.")
+    return referral

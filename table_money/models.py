@@ -39,7 +39,7 @@ from django.db.models import F, Q
 
 from casino.models import SHIFT_NAMES, Dealer, LedgerTransaction, Table, Terminal
 from kernel.formatting import dollars
-from patrons.models import Patron
+from patrons.models import Patron, PatronIdentification
 
 
 class BuyInMethod(models.TextChoices):
@@ -300,6 +300,8 @@ class MtlEntry(models.Model):
     patron = models.ForeignKey(
         Patron, null=True, blank=True, on_delete=models.PROTECT, related_name="mtl_entries"
     )
+    # Who took part as they were known when the cash moved (the patron's name or description
+    # then); rows written before this was kept for patrons on file leave it empty.
     description = models.CharField(max_length=150, blank=True)
     # Where: a table, or the cage (no table).
     table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
@@ -378,3 +380,90 @@ class CtrWorksheet(models.Model):
             f"CTR {self.gaming_day} {self.get_direction_display().lower()} {dollars(self.total_cents)} "
             f"(revision {self.revision})"
         )
+
+
+class CtrFiling(models.Model):
+    """The filing of a CTR worksheet's revision with FinCEN: written once, never changed."""
+
+    worksheet = models.OneToOneField(CtrWorksheet, on_delete=models.PROTECT, related_name="filing")
+    # The identification revision the report gave for the person.
+    identification = models.ForeignKey(PatronIdentification, on_delete=models.PROTECT, related_name="+")
+    filed_on = models.DateField()
+    bsa_id = models.CharField(max_length=14, unique=True)
+    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "CTR filing"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(bsa_id__regex=r"^[0-9]{14}$"), name="ctr_filing_bsa_id_14_digits"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"CTR filing {self.bsa_id}"
+
+
+class SarOutcome(models.TextChoices):
+    SAR_FILED = "sar_filed", "SAR filed"
+    NO_SAR = "no_sar", "No SAR"
+
+
+class SarReferral(models.Model):
+    """A staff member's referral of a patron or a transaction as suspicious (31 CFR 1021.320),
+    for compliance to decide on. Confidential: only compliance reads the queue; the referrer gets a
+    confirmation of their own referral and nothing more."""
+
+    patron = models.ForeignKey(Patron, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    description = models.CharField(max_length=150, blank=True)  # someone not on file
+    gaming_day = models.DateField()
+    amount_cents = models.BigIntegerField(null=True, blank=True)
+    narrative = models.TextField(max_length=4000)
+    referred_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    referred_by_role = models.CharField(max_length=32)
+    referred_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "SAR referral"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(patron__isnull=False) | ~Q(description=""), name="sar_referral_names_someone"
+            ),
+            models.CheckConstraint(condition=~Q(narrative=""), name="sar_referral_has_narrative"),
+            models.CheckConstraint(
+                condition=Q(amount_cents__isnull=True) | Q(amount_cents__gt=0),
+                name="sar_referral_amount_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"SAR referral {self.pk}"
+
+
+class SarDecision(models.Model):
+    """Compliance's decision on a referral: a SAR filed (its BSA ID), or no SAR (why). Once."""
+
+    referral = models.OneToOneField(SarReferral, on_delete=models.PROTECT, related_name="decision")
+    outcome = models.CharField(max_length=12, choices=SarOutcome.choices)
+    bsa_id = models.CharField(max_length=14, blank=True)
+    filed_on = models.DateField(null=True, blank=True)
+    reason = models.TextField(max_length=4000, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    decided_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "SAR decision"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(outcome="sar_filed", bsa_id__regex=r"^[0-9]{14}$", filed_on__isnull=False)
+                | Q(outcome="no_sar", bsa_id="", filed_on__isnull=True) & ~Q(reason=""),
+                name="sar_decision_filed_or_reasoned",
+            ),
+            models.UniqueConstraint(
+                fields=["bsa_id"], condition=~Q(bsa_id=""), name="sar_decision_bsa_id_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"SAR decision on referral {self.referral_id}: {self.outcome}"

@@ -2,11 +2,13 @@
 
 import datetime as dt
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from casino.models import Table
-from table_money.models import ChipSlip, SlipStatus
+from table_money.engine.title31 import FilingState, ctr_due_on, ctr_filing_state
+from table_money.models import ChipSlip, CtrFiling, CtrWorksheet, MtlEntry, SarReferral, SlipStatus
 
 
 def get_slip(*, slip_id: int) -> ChipSlip:
@@ -28,3 +30,88 @@ def list_shift_and_pending_slips(*, table: Table, shifts: Iterable[tuple[dt.date
         for slip in slips.order_by("requested_at", "pk")
         if (slip.gaming_day, slip.shift) in periods or slip.status == SlipStatus.PENDING
     ]
+
+
+def list_mtl_entries(*, gaming_day: dt.date) -> QuerySet[MtlEntry]:
+    """The gaming day's MTL in time order, with each patron and their identification."""
+    return (
+        MtlEntry.objects.filter(gaming_day=gaming_day)
+        .select_related("patron__current_identification")
+        .order_by("occurred_at", "pk")
+    )
+
+
+def latest_ctr_worksheets() -> QuerySet[CtrWorksheet]:
+    """The latest revision of every CTR worksheet (one per subject, gaming day and direction), with
+    its patron, their identification and its filing."""
+    return (
+        CtrWorksheet.objects.order_by("subject_key", "gaming_day", "direction", "-revision")
+        .distinct("subject_key", "gaming_day", "direction")
+        .select_related("patron__current_identification", "filing__filed_by")
+    )
+
+
+@dataclass(frozen=True)
+class CtrFilingLine:
+    worksheet: CtrWorksheet
+    due_on: dt.date
+    state: FilingState
+
+    @property
+    def filing(self) -> CtrFiling | None:
+        return getattr(self.worksheet, "filing", None)
+
+
+def ctr_filing_line(worksheet: CtrWorksheet, *, today: dt.date) -> CtrFilingLine:
+    filing = getattr(worksheet, "filing", None)
+    return CtrFilingLine(
+        worksheet=worksheet,
+        due_on=ctr_due_on(worksheet.gaming_day),
+        state=ctr_filing_state(gaming_day=worksheet.gaming_day, filed=filing is not None, today=today),
+    )
+
+
+def list_ctr_filing_lines(*, today: dt.date, state: FilingState | None = None) -> list[CtrFilingLine]:
+    """Every CTR worksheet's latest revision with its filing state: those to file, due soonest first
+    (the overdue ones first of all); then the filed ones, most recently filed first."""
+    lines = [ctr_filing_line(worksheet, today=today) for worksheet in latest_ctr_worksheets()]
+    if state is not None:
+        lines = [line for line in lines if line.state == state]
+    to_file = sorted(
+        (line for line in lines if line.filing is None),
+        key=lambda line: (line.due_on, line.worksheet.direction, -line.worksheet.total_cents),
+    )
+    filed = sorted(
+        (line for line in lines if line.filing is not None),
+        key=lambda line: (line.filing.filed_on if line.filing else line.due_on, line.worksheet.pk),
+        reverse=True,
+    )
+    return to_file + filed
+
+
+def get_ctr_worksheet(*, worksheet_id: int) -> CtrWorksheet | None:
+    return (
+        CtrWorksheet.objects.select_related(
+            "patron__current_identification", "filing__filed_by", "filing__identification"
+        )
+        .filter(pk=worksheet_id)
+        .first()
+    )
+
+
+def earlier_filings(worksheet: CtrWorksheet) -> QuerySet[CtrFiling]:
+    """Filings of the worksheet's earlier revisions (a later transaction of the day superseded them)."""
+    return CtrFiling.objects.filter(
+        worksheet__subject_key=worksheet.subject_key,
+        worksheet__gaming_day=worksheet.gaming_day,
+        worksheet__direction=worksheet.direction,
+        worksheet__revision__lt=worksheet.revision,
+    ).select_related("worksheet")
+
+
+def list_sar_referrals(*, decided: bool) -> QuerySet[SarReferral]:
+    """The referral queue: open ones oldest first, or decided ones most recently decided first."""
+    referrals = SarReferral.objects.select_related("patron", "referred_by", "decision__decided_by")
+    if decided:
+        return referrals.filter(decision__isnull=False).order_by("-decision__decided_at", "-pk")
+    return referrals.filter(decision__isnull=True).order_by("referred_at", "pk")

@@ -10,7 +10,10 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 
 from kernel.formatting import dollars
+from patrons.identification import masked_number
+from patrons.models import Patron
 from table_money.models import CashDirection, CtrWorksheet, MtlEntry
+from table_money.selectors import latest_ctr_worksheets, list_mtl_entries
 
 
 @dataclass(frozen=True)
@@ -38,18 +41,47 @@ class ComplianceDay:
 
 
 def patron_label(record: MtlEntry | CtrWorksheet) -> str:
-    if record.patron is not None:
-        return f"Patron {record.patron.number} {record.patron.name}"
-    return f"Not on file: {record.description}"
+    """The patron as the record was written under (an MTL entry keeps its description), and the
+    name they were identified under since, when it differs."""
+    patron = record.patron
+    if patron is None:
+        return f"Not on file: {record.description}"
+    described = record.description or patron.name
+    if described == patron.name:
+        return f"Patron {patron.number} {described}"
+    return f"Patron {patron.number} {described} (identified since as {patron.name})"
+
+
+def identification_text(patron: Patron | None) -> str:
+    """The patron's current identification as the Title 31 documents print it: name, document
+    (its number masked but for the last four characters), address; or what is missing."""
+    if patron is None:
+        return "NEEDED (not on file)"
+    current = patron.current_identification
+    if current is None:
+        return "NEEDED"
+    document = f"{current.get_id_type_display()} {masked_number(current.id_number)}"
+    issuer = " ".join(part for part in (current.id_issuer_state, current.id_issuer_country) if part)
+    address = ", ".join(
+        part
+        for part in (
+            current.street,
+            current.city,
+            f"{current.state} {current.zip_code}".strip(),
+            current.country,
+        )
+        if part
+    )
+    parts = [
+        f"{current.last_name}, {current.first_name} {current.middle_name}".strip().rstrip(","),
+        f"{document} ({issuer})" if issuer else document,
+        address or "address missing",
+    ]
+    return "; ".join(parts)
 
 
 def latest_worksheets(*, gaming_day: dt.date) -> QuerySet[CtrWorksheet]:
-    return (
-        CtrWorksheet.objects.filter(gaming_day=gaming_day)
-        .order_by("subject_key", "direction", "-revision")
-        .distinct("subject_key", "direction")
-        .select_related("patron")
-    )
+    return latest_ctr_worksheets().filter(gaming_day=gaming_day)
 
 
 def _needs_identification(worksheet: CtrWorksheet) -> bool:
@@ -57,9 +89,7 @@ def _needs_identification(worksheet: CtrWorksheet) -> bool:
 
 
 def compliance_day(*, gaming_day: dt.date) -> ComplianceDay:
-    mtl = (
-        MtlEntry.objects.filter(gaming_day=gaming_day).select_related("patron").order_by("occurred_at", "pk")
-    )
+    mtl = list_mtl_entries(gaming_day=gaming_day)
     worksheets = sorted(
         latest_worksheets(gaming_day=gaming_day),
         key=lambda w: (w.direction, -w.total_cents, w.subject_key),

@@ -1,9 +1,13 @@
 from django.urls import path
 
-from floor.compliance import views
+from floor.compliance import filing, views
 
 urlpatterns = [
     path("", views.today, name="compliance"),
+    path("ctrs/", filing.ctr_list, name="ctrs"),
+    path("ctrs/<int:worksheet_id>/", filing.ctr_worksheet, name="ctr_worksheet"),
+    path("sar/", filing.sar_queue, name="sar_queue"),
+    path("sar/<int:referral_id>/", filing.sar_referral, name="sar_referral"),
     path("<str:gaming_day>/", views.day_page, name="compliance_day"),
     path("<str:gaming_day>/title31.csv", views.day_csv, name="compliance_csv"),
     path("<str:gaming_day>/title31.pdf", views.day_pdf, name="compliance_pdf"),

@@ -9,14 +9,13 @@ figures differ only in the generated-at line.
 """
 
 import datetime as dt
-import hashlib
-import json
 from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.conf import settings
 
 from casino.models import TableInventory
+from kernel.documents import figures_sha256
 from kernel.gaming_day import casino_zone, shift_bounds
 from reports.documents.wording import incomplete_reason, is_complete
 from reports.period import period_figures
@@ -98,13 +97,6 @@ def _provisional_reasons(payload: dict[str, Any], *, now: dt.datetime) -> list[s
         elif table.get("provisional"):
             reasons.append(f"{name}: figures stored before the shift ended")
     return reasons
-
-
-def figures_sha256(figures: dict[str, Any]) -> str:
-    """SHA-256 of the figures in canonical JSON (sorted keys, no spaces): what the report says,
-    not the bytes of a document that prints the hash."""
-    canonical = json.dumps(figures, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
 def report_document(

@@ -9,7 +9,7 @@ sign-off lines. Money as staff read it (kernel.formatting). Written in reportlab
 import io
 from typing import Any
 
-from kernel.documents import paragraph_text
+from kernel.documents import paged_canvas, paragraph_text
 from kernel.formatting import dollars
 from reports.definition import KIND_FIGURES, Figure, RollUp, Section, Unit, pdf_columns
 from reports.documents.chart import win_and_hold_png
@@ -26,61 +26,6 @@ from reports.documents.wording import (
 from reports.figures import hold_percent_text
 
 SIGN_OFF_ROLES = ("Pit boss", "Shift manager", "Revenue audit")
-
-
-def _page_canvas(header: dict[str, Any], *, provisional: bool, subtitle: str) -> type:
-    """A canvas that holds its pages back until the last, to print "Page N of M" and the header
-    on each."""
-    from reportlab.lib import colors
-    from reportlab.pdfgen.canvas import Canvas
-
-    class PagedCanvas(Canvas):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._held_pages: list[dict[str, Any]] = []
-
-        def showPage(self) -> None:
-            self._held_pages.append(dict(self.__dict__))
-            self._startPage()
-
-        def save(self) -> None:
-            total = len(self._held_pages)
-            for number, state in enumerate(self._held_pages, start=1):
-                self.__dict__.update(state)
-                self._draw_header(number, total)
-                super().showPage()
-            super().save()
-
-        def _draw_header(self, number: int, total: int) -> None:
-            width, height = self._pagesize
-            left, right, top = 34.0, width - 34.0, height - 28.0
-            self.saveState()
-            self.setFont("Helvetica-Bold", 10)
-            self.drawString(left, top, f"{header['licensee']} - {header['property']}")
-            self.setFont("Helvetica", 9)
-            self.drawRightString(right, top, f"Page {number} of {total}")
-            self.drawString(left, top - 12, subtitle)
-            self.drawString(
-                left,
-                top - 24,
-                f"Generated at {header['generated_at']} by {header['generated_by']}",
-            )
-            self.setFont("Helvetica", 7)
-            self.drawString(
-                left,
-                top - 35,
-                f"Report version {header['version']}   Figures SHA-256 {header['figures_sha256']}",
-            )
-            if provisional:
-                self.setFillColor(colors.HexColor("#c62828"))
-                self.setFont("Helvetica-Bold", 22)
-                self.drawRightString(right, top - 30, "PROVISIONAL")
-            self.setStrokeColor(colors.black)
-            self.setLineWidth(0.5)
-            self.line(left, top - 41, right, top - 41)
-            self.restoreState()
-
-    return PagedCanvas
 
 
 def _grid(rows: list[list[str]], *, right_from: int, bold_from: int | None = None) -> Any:
@@ -408,6 +353,6 @@ def shift_report_pdf(document: dict[str, Any]) -> bytes:
     story += _sign_off(styles)
     pdf.build(
         story,
-        canvasmaker=_page_canvas(header, provisional=document["provisional"], subtitle=subtitle),
+        canvasmaker=paged_canvas(header, provisional=document["provisional"], subtitle=subtitle),
     )
     return buffer.getvalue()

@@ -1,6 +1,6 @@
 from django.urls import URLPattern, URLResolver, path
 
-from table_money.api import accounting_views, cage_views, soft_count_views
+from table_money.api import accounting_views, cage_views, soft_count_views, title31_views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("buy-ins/", accounting_views.BuyInCreateApi.as_view(), name="buy-in-create"),
@@ -21,4 +21,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="soft-count-sign",
     ),
     path("cage/redemptions/", cage_views.RedemptionCreateApi.as_view(), name="cage-redemption-create"),
+    path("title31/", title31_views.Title31DayApi.as_view(), name="title31-day"),
 ]

@@ -81,3 +81,33 @@ def ctrs_due(
         for key, total in day_totals(transactions).items()
         if over_ctr_line(total.total_cents, ctr_threshold_cents=ctr_threshold_cents)
     }
+
+
+# --- filing (31 CFR 1021.311; FinCEN's CTR instructions) -------------------------------------
+
+CTR_FILING_DAYS = 15
+_BSA_ID_DIGITS = 14
+
+
+class FilingState(StrEnum):
+    DUE = "due"
+    OVERDUE = "overdue"
+    FILED = "filed"
+
+
+def ctr_due_on(gaming_day: dt.date) -> dt.date:
+    """A CTR is filed within 15 calendar days after the day of the transactions: their gaming day."""
+    return gaming_day + dt.timedelta(days=CTR_FILING_DAYS)
+
+
+def ctr_filing_state(*, gaming_day: dt.date, filed: bool, today: dt.date) -> FilingState:
+    """Filed; or due until its due date has passed (today being the casino's local date), then overdue."""
+    if filed:
+        return FilingState.FILED
+    return FilingState.OVERDUE if today > ctr_due_on(gaming_day) else FilingState.DUE
+
+
+def is_bsa_id(text: str) -> bool:
+    """The BSA Identifier FinCEN's BSA E-Filing returns for an accepted report: 14 digits (all
+    zeros stands for "unknown" on an amendment, never for a filed report)."""
+    return len(text) == _BSA_ID_DIGITS and text.isascii() and text.isdigit() and text != "0" * _BSA_ID_DIGITS

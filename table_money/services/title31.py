@@ -40,12 +40,22 @@ def buy_in_description(buy_in: BuyIn) -> str:
 
 
 def _dealer_name(buy_in: BuyIn) -> str:
-    return f"{buy_in.dealer.name} (dealer {buy_in.dealer.badge})"
+    """ "Dealer Ann Lee (badge D17)"; a dealer with no name but their badge is "Dealer D17"."""
+    name, badge = buy_in.dealer.name.strip(), buy_in.dealer.badge
+    if name in ("", badge, f"Dealer {badge}"):
+        return f"Dealer {badge}"
+    return f"Dealer {name} (badge {badge})"
 
 
 def _cashier_name(redemption: ChipRedemption) -> str:
     cashier = redemption.cashier
     return f"Cashier {cashier.get_full_name() or cashier.get_username()}"
+
+
+def _described_as(patron: Patron | None, *, fallback: str) -> str:
+    """Who the MTL says took part, as they were known when the cash moved: kept as written, so a
+    later identification of the patron does not rewrite it."""
+    return patron.name if patron is not None else fallback
 
 
 def _subject(patron: Patron | None, *, source: str, pk: int) -> str:
@@ -101,7 +111,7 @@ def record_cash_in(*, buy_in: BuyIn, actor: AuditActor, now: dt.datetime) -> Non
             direction=CashDirection.CASH_IN,
             amount_cents=buy_in.amount_cents,
             patron=buy_in.patron,
-            description="" if buy_in.patron else buy_in_description(buy_in),
+            description=_described_as(buy_in.patron, fallback=buy_in_description(buy_in)),
             table=buy_in.table,
             location=buy_in.table.name,
             occurred_at=buy_in.created_at,
@@ -137,7 +147,7 @@ def record_cash_out(*, redemption: ChipRedemption, actor: AuditActor, now: dt.da
             direction=CashDirection.CASH_OUT,
             amount_cents=redemption.amount_cents,
             patron=redemption.patron,
-            description=redemption.description,
+            description=_described_as(redemption.patron, fallback=redemption.description),
             table=None,
             location=CAGE_LOCATION,
             occurred_at=redemption.created_at,

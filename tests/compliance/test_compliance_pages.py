@@ -113,17 +113,21 @@ def test_a_patrons_page_shows_their_days_mtl_and_ctr_and_identifies_them(
     compliance_page = signed_in("compliance").get(DAY_URL).content.decode()
     assert "identify the patron" in compliance_page
 
-    response = client.post(
+    response = post_form(
+        client,
         f"/floor/patrons/{played_day['bea']}/identify/",
-        {"name": "Bea Kim", "identification_type": "state_id", "identification_reference": "S-77"},
+        {"last_name": "Kim", "first_name": "Bea", "id_type": "state_id", "id_number": "S-77"},
     )
     assert response.status_code == 302
     assert Patron.objects.get(number=played_day["bea"]).is_identified
-    bad = client.post(
-        f"/floor/patrons/{played_day['ana']}/identify/", {"name": "Ana", "identification_type": "passport"}
+    bad = post_form(
+        client, f"/floor/patrons/{played_day['ana']}/identify/", {"last_name": "Ruiz", "id_type": "passport"}
     )
-    assert bad.status_code == 302
-    assert Patron.objects.get(number=played_day["ana"]).identification_reference == "X1"
+    assert bad.status_code == 200
+    assert "This field is required" in bad.content.decode()
+    identification = Patron.objects.get(number=played_day["ana"]).current_identification
+    assert identification is not None
+    assert (identification.revision, identification.id_number) == (1, "X1")
 
 
 def test_staff_find_and_create_patrons_on_the_console() -> None:
@@ -145,10 +149,10 @@ def test_staff_find_and_create_patrons_on_the_console() -> None:
     assert unkeyed.status_code == 200
     assert "nothing was recorded" in unkeyed.content.decode()
     assert not Patron.objects.filter(name="Eve").exists()
-    refused = post_form(client, "/floor/patrons/", {"name": "Dee", "identification_type": "passport"})
+    refused = post_form(client, "/floor/patrons/", {"name": "   "})
     assert refused.status_code == 200
-    assert "both its type and its reference" in refused.content.decode()
-    assert not Patron.objects.filter(name="Dee").exists()
+    assert "This field is required" in refused.content.decode()
+    assert Patron.objects.count() == 1
 
 
 def test_the_cashier_pays_out_on_the_cage_page(open_tables: list[TableActors]) -> None:

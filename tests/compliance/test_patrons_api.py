@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from audit.models import AuditEvent
 from blackjack.models import Round, RoundSeat
 from casino.models import LedgerEntry
-from patrons.models import Patron
+from patrons.models import Patron, PatronIdentification
 from table_money.models import BuyIn
 from tests.compliance.conftest import Staff
 from tests.support.api import TableActors, cash_buy_in, listed, new_patron, ok, post, problem
@@ -25,7 +25,13 @@ def test_patrons_get_casino_issued_numbers_and_are_found_by_number_or_name(
         post(
             supervisor_client,
             "/api/v1/patrons/",
-            {"name": "Ana Ruiz", "identification_type": "passport", "identification_reference": "X1234567"},
+            {
+                "name": "Ana Ruiz",
+                "last_name": "Ruiz",
+                "first_name": "Ana",
+                "identification_type": "passport",
+                "identification_reference": "X1234567",
+            },
         ),
         201,
     )
@@ -44,8 +50,17 @@ def test_patrons_get_casino_issued_numbers_and_are_found_by_number_or_name(
 @pytest.mark.parametrize(
     ("body", "status", "code"),
     [
-        ({"name": "Ana", "identification_type": "passport"}, 422, "identification_incomplete"),
-        ({"name": "Ana", "identification_reference": "X1"}, 422, "identification_incomplete"),
+        (
+            {"name": "Ana", "last_name": "Ana", "identification_type": "passport"},
+            422,
+            "identification_incomplete",
+        ),
+        (
+            {"name": "Ana", "last_name": "Ana", "identification_reference": "X1"},
+            422,
+            "invalid_identification_type",
+        ),
+        ({"name": "Ana", "identification_reference": "X1"}, 422, "name_required"),
         ({"name": "   "}, 400, "validation_error"),
         (
             {"name": "Ana", "identification_type": "library_card", "identification_reference": "1"},
@@ -70,29 +85,48 @@ def test_who_may_create_and_find_patrons(make_staff: Staff, table: TableActors) 
     assert Patron.objects.count() == 4
 
 
-def test_identifying_an_anonymous_patron_is_audited(supervisor_client: APIClient) -> None:
+def test_identifying_an_anonymous_patron_is_audited_and_a_correction_is_a_new_revision(
+    supervisor_client: APIClient,
+) -> None:
     number = new_patron(supervisor_client, "Woman, green scarf")
-    identified = ok(
-        post(
-            supervisor_client,
-            f"/api/v1/patrons/{number}/identify/",
-            {"name": "Bea Kim", "identification_type": "drivers_license", "identification_reference": "D55"},
-        )
-    )
+    body = {
+        "last_name": "Kim",
+        "first_name": "Bea",
+        "identification_type": "drivers_license",
+        "identification_reference": "D55",
+        "id_issuer_state": "NV",
+        "id_issuer_country": "US",
+        "tin": "123-45-6789",
+        "tin_type": "ssn_itin",
+    }
+    identified = ok(post(supervisor_client, f"/api/v1/patrons/{number}/identify/", body))
     assert identified["is_identified"] is True
     assert identified["name"] == "Bea Kim"
+    assert identified["identification"]["tin"] == "•••••6789"  # a supervisor sees it masked
     event = AuditEvent.objects.get(event_type="casino.patron.identified")
     assert (event.before or {})["name"] == "Woman, green scarf"
-    assert (event.after or {})["identification_reference"] == "D55"
-    problem(
+    assert (event.after or {})["identification"]["id_number"] == "D55"
+    assert (event.after or {})["identification"]["tin"] == "•••••6789"  # never in the clear
+
+    corrected = ok(
         post(
             supervisor_client,
             f"/api/v1/patrons/{number}/identify/",
-            {"name": "Bea Kim", "identification_type": "passport", "identification_reference": "P1"},
-        ),
-        409,
-        "patron_already_identified",
+            {
+                **body,
+                "identification_type": "passport",
+                "identification_reference": "P1",
+                "id_issuer_state": "",
+            },
+        )
     )
+    assert (corrected["identification"]["revision"], corrected["identification_reference"]) == (2, "P1")
+    revisions = PatronIdentification.objects.filter(patron__number=number).order_by("revision")
+    assert [(r.revision, r.id_type, r.id_number, r.tin) for r in revisions] == [
+        (1, "drivers_license", "D55", "123456789"),
+        (2, "passport", "P1", "123456789"),
+    ]
+    assert AuditEvent.objects.filter(event_type="casino.patron.identification_corrected").count() == 1
 
 
 def test_a_buy_in_names_its_patron_and_an_unknown_one_changes_nothing(

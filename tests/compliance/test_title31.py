@@ -56,7 +56,9 @@ def test_the_issues_patron_over_the_line_at_two_tables_gets_one_ctr_and_the_othe
         (under, 500_000, "BJ-T31-A"),
         (under, 400_000, "BJ-T31-B"),
     ]
-    assert all(e.dealer is not None and f"(dealer {e.dealer.badge})" in e.employee for e in logged)
+    # The dealer by name or badge, never both the same ("Dealer D599274 (dealer D599274)").
+    assert all(e.dealer is not None and e.employee.count(e.dealer.badge) == 1 for e in logged)
+    assert all(e.employee.startswith("Dealer ") and "Dealer Dealer" not in e.employee for e in logged)
     assert [e.event_type for e in AuditEvent.objects.filter(event_type__startswith="compliance.ctr")] == [
         "compliance.ctr.raised",
         "compliance.ctr.revised",

@@ -375,14 +375,24 @@ def _specials_action(world: World) -> Target:
 
 
 def _patron_create(world: World) -> Target:
-    body = {"name": "Ana Ruiz", "identification_type": "passport", "identification_reference": "X1"}
+    body = {
+        "name": "Ana Ruiz",
+        "last_name": "Ruiz",
+        "identification_type": "passport",
+        "identification_reference": "X1",
+    }
     return Target(world.staff("floor_supervisor").client, _plain("/api/v1/patrons/"), None, body)
 
 
 def _patron_identify(world: World) -> Target:
     compliance = world.staff("compliance").client
     number = world.ok(compliance, "/api/v1/patrons/", {"name": "Woman, green scarf"})["number"]
-    body = {"name": "Bea Kim", "identification_type": "drivers_license", "identification_reference": "D55"}
+    body = {
+        "last_name": "Kim",
+        "first_name": "Bea",
+        "identification_type": "drivers_license",
+        "identification_reference": "D55",
+    }
     return Target(compliance, _at("/api/v1/patrons/{}/identify/"), number, body)
 
 

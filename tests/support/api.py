@@ -94,7 +94,11 @@ def request_slip(client: APIClient, kind: str, chips: dict[str, int], **extra: A
 
 
 def new_patron(client: APIClient, name: str, **identification: str) -> int:
-    """A patron on file, created through the API: their number."""
+    """A patron on file, created through the API: their number. Identified when `identification`
+    is given (the name then as first and last name, unless given)."""
+    if identification and "last_name" not in identification:
+        first, _, last = name.rpartition(" ")
+        identification = {"first_name": first, "last_name": last or name, **identification}
     return int(ok(post(client, "/api/v1/patrons/", {"name": name, **identification}), 201)["number"])
 
 

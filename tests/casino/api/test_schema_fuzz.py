@@ -36,7 +36,26 @@ SUPERVISOR_CALLS = {
     "POST /api/v1/tables/{table_id}/close/",
 }
 COMPLIANCE_CALLS = {"GET /api/v1/reports/shifts/", "GET /api/v1/audit/events/", "GET /api/v1/audit/verify/",
-                    "GET /api/v1/patrons/{number}/ratings/", "GET /api/v1/ratings/"}  # fmt: skip
+                    "GET /api/v1/patrons/{number}/ratings/", "GET /api/v1/ratings/",
+                    "GET /api/v1/title31/"}  # fmt: skip
+# What an identification must say beyond what JSON Schema states (patrons.identification): codes,
+# formats and dates that make sense, an identifying document.
+IDENTIFICATION_REFUSALS = frozenset(
+    {
+        "identification_incomplete",
+        "name_required",
+        "invalid_identification",
+        "invalid_identification_type",
+        "invalid_country",
+        "invalid_state",
+        "invalid_zip_code",
+        "invalid_tin",
+        "tin_type_required",
+        "invalid_date_of_birth",
+        "identification_expired",
+        "invalid_expiry",
+    }
+)
 
 # Where a request the schema allows may still be refused with a 400 or 422 (positive_data_acceptance
 # is off there, and these codes are all that is allowed):
@@ -59,12 +78,10 @@ REFUSALS: dict[str, Refusals] = {
             }
         )
     },
-    # A patron is named by a number on file; identification is a type and a reference together.
+    # A patron is named by a number on file.
     "POST /api/v1/buy-ins/": {422: frozenset({"unknown_patron"})},
-    "POST /api/v1/patrons/": {422: frozenset({"identification_incomplete", "name_required"})},
-    "POST /api/v1/patrons/{number}/identify/": {
-        422: frozenset({"identification_incomplete", "name_required"})
-    },
+    "POST /api/v1/patrons/": {422: IDENTIFICATION_REFUSALS},
+    "POST /api/v1/patrons/{number}/identify/": {422: IDENTIFICATION_REFUSALS},
     "POST /api/v1/cage/redemptions/": {
         422: frozenset({"unknown_patron", "patron_or_description_required", "chips_do_not_add_up"})
     },
@@ -86,6 +103,7 @@ REFUSALS: dict[str, Refusals] = {
     # A gaming day the casino keeps, from 2000-01-01 to a week ahead: JSON Schema bounds no date.
     "GET /api/v1/reports/shifts/": {400: frozenset({"gaming_day_out_of_range"})},
     "GET /api/v1/ratings/": {400: frozenset({"gaming_day_out_of_range"})},
+    "GET /api/v1/title31/": {400: frozenset({"gaming_day_out_of_range"})},
 }
 
 
