@@ -1,7 +1,12 @@
-"""The table money's row locks, in the house's order: table, then chip slip (`casino.locks`)."""
+"""The table money's row locks, in the house's order: table, then chip slip (`casino.locks`).
+
+A patron's row is locked on its own (no table) by the cage, and after the table's lock by a
+buy-in: every Title 31 recomputation of one patron's day runs one after the other.
+"""
 
 from casino.locks import LockedTable, lock_table
 from kernel.errors import NotFoundError
+from patrons.models import Patron
 from table_money.models import ChipSlip, SlipKind
 
 
@@ -12,3 +17,18 @@ def lock_slip(*, kind: SlipKind, slip_id: int) -> tuple[LockedTable, ChipSlip]:
         raise NotFoundError("not_found", f"No {kind} {slip_id}.")
     locked = lock_table(table_id=table_id)
     return locked, ChipSlip.objects.select_for_update(of=("self",)).get(pk=slip_id)
+
+
+def lock_patron(*, patron_id: int) -> None:
+    """The patron's row (FOR UPDATE), held until the transaction ends."""
+    list(Patron.objects.filter(pk=patron_id).select_for_update(of=("self",)).values_list("pk"))
+
+
+def lock_slip_alone(*, slip_id: int) -> ChipSlip:
+    """A slip's row without its table's: for what never touches the table or the ledger (a print
+    of the slip), so that it does not wait behind a round being dealt. It waits for nothing else,
+    so it cannot close a cycle with the table-then-slip order."""
+    slip = ChipSlip.objects.select_for_update(of=("self",)).filter(pk=slip_id).first()
+    if slip is None:
+        raise NotFoundError("not_found", f"No slip {slip_id}.")
+    return slip

@@ -9,7 +9,7 @@ from django.test import Client
 from blackjack.models import Round
 from casino.models import InventoryKind, TableInventory
 from floor.operations.words import dollars_in_words
-from kernel.forms import cents_from_dollars
+from kernel.forms import SUBMISSION_KEY_FIELD, cents_from_dollars, new_submission_key
 from table_money.models import ChipSlip, SlipStatus, SlipVoid
 from tests.floor.form_keys import form_key, key_in, keyed, post_form
 from tests.support.api import post
@@ -265,7 +265,12 @@ def test_a_slip_is_approved_once_by_a_second_person_only(make_table: Tables) -> 
     )
 
     approve = f"{base}/slips/{slip.pk}/approve/"
-    own = post_form(signed_in(requester), approve, {}, page=f"{base}/", follow=True)
+    # The requester is shown neither Approve nor Void, and a POST sent anyway is refused.
+    own_page = signed_in(requester).get(f"{base}/").content.decode()
+    assert f'action="{approve}"' not in own_page
+    assert f"/slips/{slip.pk}/void/" not in own_page
+    assert "You requested this slip: a second supervisor approves or voids it." in own_page
+    own = signed_in(requester).post(approve, {SUBMISSION_KEY_FIELD: new_submission_key()}, follow=True)
     assert (
         "Fill #1 was not approved. Fill #1 was requested by you: another supervisor approves it."
         in page_messages(own)
