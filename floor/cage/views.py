@@ -59,6 +59,10 @@ def _override(request: HttpRequest, form: CashOutForm) -> cage.IdentificationOve
 
 
 def _page(request: HttpRequest, form: CashOutForm, *, status: int = 200) -> HttpResponse:
+    # The override's fields are shown on the confirmation only: their errors are said here.
+    for name in (*OVERRIDE_FIELDS, "confirmed"):
+        for error in form.errors.get(name, []):
+            form.add_error(None, f"{form.fields[name].label or name}: {error}")
     now = timezone.now()
     gaming_day, _ = gaming_day_and_shift(now)
     redemptions = (
