@@ -37,9 +37,6 @@ class CashOutForm(ChipCountForm):
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
-    # The fields carried from the first step to the confirmation, hidden.
-    carried = ("patron", "description", "total")
-
 
 class RunnerForm(SubmittedOnceForm):
     """The security officer who carries a slip's chips, named by the cage."""
