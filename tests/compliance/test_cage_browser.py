@@ -38,10 +38,8 @@ def test_a_cash_out_stops_at_the_ctr_line_until_the_patron_is_identified(
 
     cashier.open("/floor/cage/")
     cashier.type_into("[name=patron]", str(bea))
-    day = cashier.wait_for(
-        lambda b: cashier.read("#patron-day") if "$9,000.00" in cashier.read("#patron-day") else None
-    )
-    assert "not identified" in day
+    cashier.wait_for(lambda b: "$9,000.00" in cashier.read("#patron-day"), "Bea's cash in today")
+    assert "not identified" in cashier.read("#patron-day")
     cashier.screenshot("cage-patron-day")
 
     _cash_out(cashier, bea)

@@ -27,7 +27,9 @@ def test_a_double_clicked_cash_out_is_paid_once(
     cashier.follow("#redemption button[type=submit]")
     cashier.wait_for_text("Confirm and pay $3,100.00")
 
-    ActionChains(cashier.browser).double_click(cashier.find("#cash-out-confirm button[type=submit]")).perform()
+    ActionChains(cashier.browser).double_click(
+        cashier.find("#cash-out-confirm button[type=submit]")
+    ).perform()
     cashier.wait_for_text("Paid $3,100.00 to Man, grey suit.")
 
     cashier.wait_for(lambda b: "$3,100.00" in cashier.find("#redemptions").text)
