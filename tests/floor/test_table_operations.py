@@ -318,7 +318,10 @@ def test_a_void_needs_a_reason_and_a_second_person(make_table: Tables) -> None:
     slip = requested_fill(actors, by=requester, chips={"50000": 2})
     url = f"/floor/tables/{actors.table.pk}/slips/{slip.pk}/void/"
 
-    own = post_form(signed_in(requester), url, {"reason": "not needed"})
+    own_page = signed_in(requester).get(url).content.decode()
+    assert "You requested this slip: a second person voids it." in own_page
+    assert "Void the slip" not in own_page  # no form for who may not use it
+    own = signed_in(requester).post(url, {"reason": "not needed", SUBMISSION_KEY_FIELD: new_submission_key()})
     assert "Fill #1 was requested by you: another supervisor voids it." in own.content.decode()
     blank = post_form(signed_in(second), url, {"reason": "   "})
     assert "Give the reason: it goes on the record." in blank.content.decode()
@@ -328,7 +331,8 @@ def test_a_void_needs_a_reason_and_a_second_person(make_table: Tables) -> None:
     assert "Fill #1 is void." in page_messages(voided)
     void = SlipVoid.objects.get(slip=slip)
     assert (void.reason, void.voided_by_id) == ("runner brought the wrong rack", second.pk)
-    again = post_form(signed_in(second), url, {"reason": "again"})
+    assert "This slip is void already." in signed_in(second).get(url).content.decode()
+    again = signed_in(second).post(url, {"reason": "again", SUBMISSION_KEY_FIELD: new_submission_key()})
     assert "Fill #1 is already void." in again.content.decode()
 
 

@@ -270,3 +270,33 @@ def test_only_who_may_approve_sees_approve_and_void(people: dict[str, Any]) -> N
     ):
         page = signed_in(viewer).get(f"{base}/").content.decode()
         assert (f'action="{approve}"' in page, void in page) == (shown, shown)
+
+
+def test_hostile_signatures_are_refused_and_record_nothing(people: dict[str, Any]) -> None:
+    slip = _approved(
+        requested_fill(people["actors"], by=people["requester"], chips={"10000": 5}), by=people["approver"]
+    )
+    cashier = signed_in(people["cashier"])
+    url = f"/floor/cage/slips/{slip.pk}/sign/"
+    for body in (
+        {"runner_name": "x" * 101, "runner_badge": "S-1"},
+        {"runner_name": "Sam", "runner_badge": "b" * 33},
+        {"runner_name": "Sam"},
+        {"runner_name": "   ", "runner_badge": "   "},
+    ):
+        answer = post_form(cashier, url, body, page="/floor/cage/", follow=True)
+        assert answer.status_code == 200
+        assert "Nothing was recorded" in " ".join(page_messages(answer))
+    key = {SUBMISSION_KEY_FIELD: new_submission_key(), "runner_name": "Sam", "runner_badge": "S-1"}
+    assert cashier.post("/floor/cage/slips/999999/sign/", key).status_code == 404
+    assert cashier.post(url, {"runner_name": "Sam", "runner_badge": "S-1"}).status_code == 302  # no key
+    assert not SlipHandover.objects.exists()
+
+    _issue(slip, by=people["cashier"])
+    receive = f"/floor/tables/{people['actors'].table.pk}/slips/{slip.pk}/receive/"
+    for role in ("compliance", "cage_cashier"):
+        refused = signed_in(staff_user(role)).post(receive, {SUBMISSION_KEY_FIELD: new_submission_key()})
+        assert refused.status_code in (403, 404), role
+    outsider = staff_user("pit_boss")  # runs no pit of this table
+    assert signed_in(outsider).post(receive, {SUBMISSION_KEY_FIELD: new_submission_key()}).status_code == 404
+    assert SlipHandover.objects.count() == 1
