@@ -115,7 +115,9 @@ def chips_total_cents(chips: Mapping[str, int]) -> int:
     return total
 
 
-def _checked_chips(chips: Mapping[str, int], *, amount_cents: int, field: str) -> dict[str, int]:
+def checked_chips(chips: Mapping[str, int], *, amount_cents: int, field: str) -> dict[str, int]:
+    """The chips counted, in denomination order without empty counts; refused with
+    `chips_do_not_add_up` unless they come to `amount_cents` (named `field` in the message)."""
     total = chips_total_cents(chips)
     if total != amount_cents:
         raise ServiceError(
@@ -183,7 +185,7 @@ def open_table(
 ) -> TableInventory:
     """Record the opener, signed by the dealer signed in at the table and the supervisor."""
     table, _ = lock_table(table_id=table_id)
-    counted = _checked_chips(chips, amount_cents=total_cents, field="total_cents")
+    counted = checked_chips(chips, amount_cents=total_cents, field="total_cents")
     latest = _latest_count(table)
     if latest is not None and latest.kind == InventoryKind.OPENER:
         raise ConflictError(
@@ -257,7 +259,7 @@ def close_table(
 ) -> TableInventory:
     """Record the closer of the shift the table was opened for, signed like the opener."""
     table, _ = lock_table(table_id=table_id)
-    counted = _checked_chips(chips, amount_cents=total_cents, field="total_cents")
+    counted = checked_chips(chips, amount_cents=total_cents, field="total_cents")
     opener = _latest_count(table)
     if opener is None or opener.kind != InventoryKind.OPENER:
         raise ConflictError("table_not_open", f"{table.name} is not open.")
@@ -400,7 +402,7 @@ def request_slip(
     if terminal is not None and terminal.dealer is None:
         raise ForbiddenError("dealer_not_signed_in", "A dealer must be signed in at this terminal.")
     table, count = lock_table(table_id=table_id)
-    counted = _checked_chips(chips, amount_cents=amount_cents, field="amount_cents")
+    counted = checked_chips(chips, amount_cents=amount_cents, field="amount_cents")
     check_table_in_play(table, count, use=TableUse.MONEY, now=now)
     gaming_day, shift = gaming_day_and_shift(now)
     slip = ChipSlip.objects.create(

@@ -40,7 +40,7 @@ from table_money.engine.title31 import identification_required, over_ctr_line
 from table_money.locks import lock_patron
 from table_money.models import ChipRedemption
 from table_money.services import title31
-from table_money.services.accounting import chips_total_cents
+from table_money.services.accounting import checked_chips
 
 # Who may sign an override of the identification stop.
 OVERRIDE_ROLES = frozenset({StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS})
@@ -77,19 +77,6 @@ class CashOutCheck:
         return f"patron {self.patron.number}" if self.patron is not None else self.description
 
 
-def _counted_chips(chips: Mapping[str, int] | None, *, amount_cents: int) -> dict[str, int]:
-    if not chips:
-        return {}
-    total = chips_total_cents(chips)
-    if total != amount_cents:
-        raise ServiceError(
-            "chips_do_not_add_up",
-            f"The chips add up to {total} cents, not the {amount_cents} cents of `amount_cents`.",
-            field="chips",
-        )
-    return {key: count for key, count in sorted(chips.items(), key=lambda kv: int(kv[0])) if count}
-
-
 def check_cash_out(
     *,
     amount_cents: int,
@@ -105,7 +92,7 @@ def check_cash_out(
         raise ServiceError(
             "invalid_amount", "A redemption is a positive number of cents.", field="amount_cents"
         )
-    counted = _counted_chips(chips, amount_cents=amount_cents)
+    counted = checked_chips(chips, amount_cents=amount_cents, field="amount_cents") if chips else {}
     patron = resolve_patron(patron_number)
     if patron is None and not description:
         raise ServiceError(
