@@ -4,6 +4,11 @@ the cage's chip redemptions, and the Title 31 records (MTL entries, CTR workshee
 The tables keep the names they had in the casino app (`casino_buyin`, ...): the models moved,
 no row did. The write paths and their ledger entries are in `table_money.services`.
 
+A fill or credit slip, once approved, follows its chain of custody (`SlipHandover`: the cage's
+issue or receipt with the runner, the table's receipt with its dealer), and each printed copy is
+recorded (`SlipPrint`: the first the original, the later ones reprints). Both are written once
+and never changed (database triggers, table_money migration 0002).
+
 The soft count: what the count team found in a table's drop box.
 
 One count per table and gaming day and shift (or per gaming day, `shift` empty, when the casino
