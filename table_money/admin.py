@@ -19,7 +19,7 @@ from casino.admin_display import ReadOnlyAdmin, StaffPresentation, is_admin, rol
 from casino.models import TableInventory
 from kernel.errors import CodedError
 from kernel.formatting import dollars
-from table_money.models import BuyIn, ChipSlip, SlipKind, SlipStatus, SlipVoid
+from table_money.models import BuyIn, ChipSlip, SlipHandover, SlipKind, SlipStatus, SlipVoid
 from table_money.services import accounting
 
 
@@ -28,14 +28,11 @@ def _actor(request: HttpRequest) -> AuditActor:
     return AuditActor(kind="user", user_id=user.pk, username=user.get_username(), role=role_of(request) or "")
 
 
-class SlipVoidInline(StaffPresentation, admin.StackedInline):
-    """A slip's void, if it has one, shown on the slip's page."""
+class _SlipRecordInline(StaffPresentation, admin.StackedInline):
+    """A record a slip's page shows and nobody edits here."""
 
-    model = SlipVoid
-    fields = readonly_fields = ("reason", "voided_by", "voided_at", "gaming_day", "shift", "reversal")
     extra = 0
     can_delete = False
-    verbose_name = verbose_name_plural = "void"
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return is_admin(request)
@@ -45,6 +42,23 @@ class SlipVoidInline(StaffPresentation, admin.StackedInline):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class SlipHandoverInline(_SlipRecordInline):
+    """The slip's chain of custody after its approval: the cage's and the table's signatures."""
+
+    model = SlipHandover
+    fields = readonly_fields = ("step", "signed_by", "signed_at", "dealer", "runner_name", "runner_badge")
+    verbose_name = "custody step"
+    verbose_name_plural = "chain of custody"
+
+
+class SlipVoidInline(_SlipRecordInline):
+    """A slip's void, if it has one, shown on the slip's page."""
+
+    model = SlipVoid
+    fields = readonly_fields = ("reason", "voided_by", "voided_at", "gaming_day", "shift", "reversal")
+    verbose_name = verbose_name_plural = "void"
 
 
 @admin.register(ChipSlip)
@@ -65,7 +79,7 @@ class ChipSlipAdmin(ReadOnlyAdmin):
     search_fields = ["number"]
     list_select_related = ["table", "approved_by"]
     actions = ["approve"]
-    inlines = [SlipVoidInline]
+    inlines = [SlipHandoverInline, SlipVoidInline]
     fieldsets = [
         (None, {"fields": ["kind", "number", "table", "status", "amount_cents", "chips"]}),
         ("Shift", {"fields": ["gaming_day", "shift"]}),

@@ -1,8 +1,13 @@
 """The table money's row locks, in the house's order: table, then chip slip (`casino.locks`); a
-CTR worksheet or a SAR referral on its own (nothing else is locked with them)."""
+CTR worksheet or a SAR referral on its own (nothing else is locked with them).
+
+A patron's row is locked on its own (no table) by the cage, and after the table's lock by a
+buy-in: every Title 31 recomputation of one patron's day runs one after the other.
+"""
 
 from casino.locks import LockedTable, lock_table
 from kernel.errors import NotFoundError
+from patrons.models import Patron
 from table_money.models import ChipSlip, CtrWorksheet, SarReferral, SlipKind
 
 
@@ -33,3 +38,18 @@ def lock_sar_referral(*, referral_id: int) -> SarReferral:
     if referral is None:
         raise NotFoundError("not_found", f"No SAR referral {referral_id}.")
     return referral
+
+
+def lock_patron(*, patron_id: int) -> None:
+    """The patron's row (FOR UPDATE), held until the transaction ends."""
+    list(Patron.objects.filter(pk=patron_id).select_for_update(of=("self",)).values_list("pk"))
+
+
+def lock_slip_alone(*, slip_id: int) -> ChipSlip:
+    """A slip's row without its table's: for what never touches the table or the ledger (a print
+    of the slip), so that it does not wait behind a round being dealt. It waits for nothing else,
+    so it cannot close a cycle with the table-then-slip order."""
+    slip = ChipSlip.objects.select_for_update(of=("self",)).filter(pk=slip_id).first()
+    if slip is None:
+        raise NotFoundError("not_found", f"No slip {slip_id}.")
+    return slip

@@ -4,6 +4,11 @@ the cage's chip redemptions, and the Title 31 records (MTL entries, CTR workshee
 The tables keep the names they had in the casino app (`casino_buyin`, ...): the models moved,
 no row did. The write paths and their ledger entries are in `table_money.services`.
 
+A fill or credit slip, once approved, follows its chain of custody (`SlipHandover`: the cage's
+issue or receipt with the runner, the table's receipt with its dealer), and each printed copy is
+recorded (`SlipPrint`: the first the original, the later ones reprints). Both are written once
+and never changed (database triggers, table_money migration 0002).
+
 The soft count: what the count team found in a table's drop box.
 
 One count per table and gaming day and shift (or per gaming day, `shift` empty, when the casino
@@ -191,6 +196,79 @@ class SlipVoid(models.Model):
         return f"Void of {self.slip}"
 
 
+class HandoverStep(models.TextChoices):
+    """A slip's custody after its approval: the cage issues a fill's chips and the table receives
+    them; the cage receives a credit's chips from the table."""
+
+    ISSUED_BY_CAGE = "issued_by_cage", "Issued by the cage"
+    RECEIVED_AT_TABLE = "received_at_table", "Received at the table"
+    RECEIVED_BY_CAGE = "received_by_cage", "Received by the cage"
+
+
+# The steps of each kind of slip, in their order.
+HANDOVER_STEPS: dict[str, tuple[HandoverStep, ...]] = {
+    SlipKind.FILL: (HandoverStep.ISSUED_BY_CAGE, HandoverStep.RECEIVED_AT_TABLE),
+    SlipKind.CREDIT: (HandoverStep.RECEIVED_BY_CAGE,),
+}
+# The steps at the cage name the runner, the security officer who carries the chips.
+RUNNER_STEPS = frozenset({HandoverStep.ISSUED_BY_CAGE, HandoverStep.RECEIVED_BY_CAGE})
+
+
+class SlipHandover(models.Model):
+    """One signature of an approved slip's chain of custody, written once."""
+
+    slip = models.ForeignKey(ChipSlip, on_delete=models.PROTECT, related_name="handovers")
+    step = models.CharField(max_length=20, choices=HandoverStep.choices)
+    # The cage cashier (at the cage) or the floor supervisor (at the table) who signs.
+    signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    signed_at = models.DateTimeField()
+    # At the table: the dealer signed in at its terminal, who counts the chips into the tray.
+    dealer = models.ForeignKey(Dealer, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    runner_name = models.CharField(max_length=100, blank=True)
+    runner_badge = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["slip", "step"], name="slip_handover_once_per_step"),
+            models.CheckConstraint(
+                condition=Q(step__in=HandoverStep.values), name="slip_handover_step_known"
+            ),
+            models.CheckConstraint(
+                condition=~Q(step__in=sorted(RUNNER_STEPS)) | (~Q(runner_name="") & ~Q(runner_badge="")),
+                name="slip_handover_cage_names_the_runner",
+            ),
+            models.CheckConstraint(
+                condition=~Q(step=HandoverStep.RECEIVED_AT_TABLE) | Q(dealer__isnull=False),
+                name="slip_handover_table_names_the_dealer",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_step_display()}: {self.slip}"
+
+
+class SlipPrint(models.Model):
+    """One printed copy of a slip: copy 1 is the original, every later copy a reprint."""
+
+    slip = models.ForeignKey(ChipSlip, on_delete=models.PROTECT, related_name="prints")
+    copy = models.PositiveIntegerField()
+    printed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    printed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["slip", "copy"], name="slip_print_copy_unique"),
+            models.CheckConstraint(condition=Q(copy__gte=1), name="slip_print_copy_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.slip}, copy {self.copy}"
+
+    @property
+    def is_reprint(self) -> bool:
+        return self.copy > 1
+
+
 WHOLE_DAY = ""
 
 
@@ -272,6 +350,11 @@ class ChipRedemption(models.Model):
     gaming_day = models.DateField()
     shift = models.CharField(max_length=8)
     transaction = models.OneToOneField(LedgerTransaction, on_delete=models.PROTECT, related_name="+")
+    # A cash-out that needed identification and was paid on a supervisor's signature instead.
+    identification_override_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    identification_override_reason = models.TextField(blank=True)
 
     class Meta:
         db_table = "casino_chipredemption"
@@ -282,6 +365,11 @@ class ChipRedemption(models.Model):
             models.CheckConstraint(
                 condition=Q(patron__isnull=False) | ~Q(description=""),
                 name="redemption_patron_or_description",
+            ),
+            models.CheckConstraint(
+                condition=Q(identification_override_by__isnull=True, identification_override_reason="")
+                | (Q(identification_override_by__isnull=False) & ~Q(identification_override_reason="")),
+                name="redemption_override_signed_with_reason",
             ),
         ]
 

@@ -39,13 +39,14 @@ from floor.operations.forms import (
     count_initial,
     counts_fingerprint,
 )
+from floor.operations.slips import slip_row
 from floor.operations.words import dollars_in_words
 from floor.submissions import FormOutcome, submit_button_once, submit_once
 from kernel.errors import CodedError
 from kernel.formatting import dollars
 from kernel.forms import SubmittedOnceForm
 from kernel.gaming_day import gaming_day_and_shift
-from table_money.models import ChipSlip, SlipKind, SlipStatus
+from table_money.models import ChipSlip, SlipKind
 from table_money.selectors import get_slip, list_shift_and_pending_slips
 from table_money.services import accounting
 
@@ -60,12 +61,6 @@ def _refusal(error: CodedError) -> str:
     if error.code == "credit_exceeds_tray":
         return "The tray does not hold enough chips for this credit: count the tray before crediting."
     return error.detail[:1].upper() + error.detail[1:]
-
-
-def _person(user: Any) -> str:
-    if user is None:
-        return ""
-    return str(user.get_full_name() or user.get_username())
 
 
 def _table_url(table: Table) -> str:
@@ -112,42 +107,6 @@ def _table_state(table: Table, latest: TableInventory | None, *, now: dt.datetim
     return TableState("Open", "open", is_open=True, note=f"Open for the {period}.")
 
 
-@dataclass(frozen=True)
-class SlipRow:
-    slip: ChipSlip
-    requested_by: str
-    approved_by: str
-    voided_by: str
-    void_reason: str
-    voided_at: dt.datetime | None
-    requested_by_viewer: bool
-
-    @property
-    def is_pending(self) -> bool:
-        return self.slip.status == SlipStatus.PENDING
-
-    @property
-    def is_void(self) -> bool:
-        return self.slip.status == SlipStatus.VOID
-
-
-def _slip_row(slip: ChipSlip, *, viewer: Any) -> SlipRow:
-    if slip.requested_by_dealer is not None:
-        requested_by = f"Dealer {slip.requested_by_dealer.name or slip.requested_by_dealer.badge} (terminal)"
-    else:
-        requested_by = _person(slip.requested_by_user)
-    void = getattr(slip, "void", None) if slip.status == SlipStatus.VOID else None
-    return SlipRow(
-        slip=slip,
-        requested_by=requested_by,
-        approved_by=_person(slip.approved_by),
-        voided_by=_person(void.voided_by) if void else "",
-        void_reason=void.reason if void else "",
-        voided_at=void.voided_at if void else None,
-        requested_by_viewer=slip.requested_by_user_id is not None and slip.requested_by_user_id == viewer.pk,
-    )
-
-
 def _signed_in_dealer(table: Table, *, now: dt.datetime) -> Any:
     terminal = get_table_terminal(table=table)
     if terminal is None or not session_is_live(terminal, now=now):
@@ -164,7 +123,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     current_shift = gaming_day_and_shift(now)
     shifts = {current_shift} | ({(latest.gaming_day, latest.shift)} if latest else set())
     slips = [
-        _slip_row(slip, viewer=request.user)
+        slip_row(slip, viewer=request.user)
         for slip in list_shift_and_pending_slips(table=table, shifts=shifts)
     ]
     game = game_for(table.game)
@@ -444,25 +403,62 @@ def void_slip(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse
     return render(
         request,
         "floor/operations/slip_void.html",
-        {"table": table, "slip": _slip_row(slip, viewer=request.user), "form": form},
+        {"table": table, "slip": slip_row(slip, viewer=request.user), "form": form},
     )
 
 
 @require_GET
 @console_view()
 def print_slip(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse:
+    """The slip as printed. Each opening of this page is a printed copy, recorded: the first is
+    the original, every later one is marked REPRINT with its copy number."""
     table = visible_table(request.user, table_id)
     slip = _slip_of(table, slip_id)
+    printed = accounting.print_slip(
+        slip_id=slip.pk,
+        user=request.user,  # type: ignore[arg-type]
+        actor=_actor(request),
+        now=timezone.now(),
+    )
     return render(
         request,
         "floor/operations/slip_print.html",
         {
             "table": table,
-            "slip": _slip_row(slip, viewer=request.user),
+            "slip": slip_row(slip, viewer=request.user),
             "amount_in_words": dollars_in_words(slip.amount_cents),
-            "printed_at": timezone.now(),
+            "printed": printed,
         },
     )
+
+
+@require_POST
+@console_view()
+def receive_fill(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse:
+    """A supervisor of the table signs an issued fill's chips into the tray (the dealer signed in
+    at the terminal counts them)."""
+    table = actable_table(request.user, table_id)
+    slip = _slip_of(table, slip_id)
+
+    def receive_it() -> FormOutcome:
+        accounting.receive_fill_at_table(
+            slip_id=slip.pk,
+            supervisor=request.user,  # type: ignore[arg-type]
+            actor=_actor(request),
+            now=timezone.now(),
+        )
+        return FormOutcome(
+            message=f"{_slip_name(slip)} for {dollars(slip.amount_cents)} is received at {table.name}.",
+            location=_slip_url(table, slip),
+        )
+
+    try:
+        return submit_button_once(
+            request, purpose="slip.receive", back_to=_table_url(table), record=receive_it
+        )
+    except CodedError as refused:
+        messages.error(request, f"{_slip_name(slip)} was not received. {_refusal(refused)}")
+    return redirect(_table_url(table))
 
 
 # --- round voids -------------------------------------------------------------------------------

@@ -47,6 +47,13 @@ def over_ctr_line(total_cents: int, *, ctr_threshold_cents: int) -> bool:
     return total_cents > ctr_threshold_cents
 
 
+def identification_required(*, identified: bool, day_total_cents: int, ctr_threshold_cents: int) -> bool:
+    """Whether a cash transaction needs its subject identified before it is concluded
+    (31 CFR 1010.312): a subject not identified whose gaming day's total in that direction,
+    this transaction included, would be over the CTR line."""
+    return not identified and over_ctr_line(day_total_cents, ctr_threshold_cents=ctr_threshold_cents)
+
+
 def _order(transaction: CashTransaction) -> tuple[dt.datetime, str, int]:
     return (transaction.at, transaction.source, transaction.id)
 

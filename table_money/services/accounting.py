@@ -15,11 +15,23 @@ Ledger entries (signed cents, money into an account is positive; `casino.ledger`
 | void of an approved slip | the approval's entries negated | a new reversing transaction, stamped with the *slip's* gaming day and shift (an adjustment of that shift, written now); a pending slip's void moves nothing |
 | opener | tray +(counted - tray balance), cage -(same) | the tray's ledger balance is brought to the counted opener, the cage being the counterparty: the first opening issues the bank from the cage; a later one records any difference from what the ledger expected. Nothing is posted when they agree |
 | closer | nothing | the count is recorded; its difference from the ledger's tray balance is the shift's variance (the report's `win - house net`) |
+| a fill issued by the cage, received at the table; a credit received by the cage | nothing | the custody of chips already posted at the approval (below) |
 
 With these entries the count-based win of a shift (drop + credits - fills + closer - opener)
 equals the ledger's own figure (drop + credits - fills + the tray's change without the opener
 transfer) whenever the closer agrees with the ledger, and both equal the wager-based house net of
 the rounds settled in the shift.
+
+A fill or credit moves chips between the cage and the tray once, posted at its approval: the
+supervisor's signature is what makes the slip count in its shift's figures (API.md's approve
+call, the reports), and a void reverses exactly that transaction. What follows is the slip's chain
+of custody, as MICS has it (`SlipHandover`, each step signed once, in order): the cage cashier
+issues a fill's chips to a runner (the security officer who carries them, named with their badge)
+and a supervisor at the table signs them into the tray with the dealer signed in at its terminal;
+a credit's chips are carried back by a runner and received by a cage cashier. These signatures
+add no money movement: the chips were counted to the shift at the approval, and a slip whose chain
+is incomplete stays in view on the cage's page and the table's until it is done or voided. Who
+requested or approved a slip never signs its cage step (segregation of duties).
 
 Gaming day and shift are stamped on every record when it is written (`kernel.gaming_day`). A
 table is open between an opener and a closer; buy-ins and fill/credit requests and approvals need
@@ -52,8 +64,20 @@ from casino.services.terminals import session_is_live
 from kernel.errors import ConflictError, ForbiddenError, ServiceError
 from kernel.gaming_day import gaming_day_and_shift
 from patrons.services import resolve_patron
-from table_money.locks import lock_slip
-from table_money.models import BuyIn, BuyInMethod, ChipSlip, SlipKind, SlipStatus, SlipVoid
+from table_money.locks import lock_slip, lock_slip_alone
+from table_money.models import (
+    HANDOVER_STEPS,
+    RUNNER_STEPS,
+    BuyIn,
+    BuyInMethod,
+    ChipSlip,
+    HandoverStep,
+    SlipHandover,
+    SlipKind,
+    SlipPrint,
+    SlipStatus,
+    SlipVoid,
+)
 from table_money.services import title31
 
 # The chip denominations in use, in cents: 50c, $1, $2.50, $5, $25, $100, $500, $1,000, $5,000, $10,000.
@@ -91,7 +115,9 @@ def chips_total_cents(chips: Mapping[str, int]) -> int:
     return total
 
 
-def _checked_chips(chips: Mapping[str, int], *, amount_cents: int, field: str) -> dict[str, int]:
+def checked_chips(chips: Mapping[str, int], *, amount_cents: int, field: str) -> dict[str, int]:
+    """The chips counted, in denomination order without empty counts; refused with
+    `chips_do_not_add_up` unless they come to `amount_cents` (named `field` in the message)."""
     total = chips_total_cents(chips)
     if total != amount_cents:
         raise ServiceError(
@@ -159,7 +185,7 @@ def open_table(
 ) -> TableInventory:
     """Record the opener, signed by the dealer signed in at the table and the supervisor."""
     table, _ = lock_table(table_id=table_id)
-    counted = _checked_chips(chips, amount_cents=total_cents, field="total_cents")
+    counted = checked_chips(chips, amount_cents=total_cents, field="total_cents")
     latest = _latest_count(table)
     if latest is not None and latest.kind == InventoryKind.OPENER:
         raise ConflictError(
@@ -233,7 +259,7 @@ def close_table(
 ) -> TableInventory:
     """Record the closer of the shift the table was opened for, signed like the opener."""
     table, _ = lock_table(table_id=table_id)
-    counted = _checked_chips(chips, amount_cents=total_cents, field="total_cents")
+    counted = checked_chips(chips, amount_cents=total_cents, field="total_cents")
     opener = _latest_count(table)
     if opener is None or opener.kind != InventoryKind.OPENER:
         raise ConflictError("table_not_open", f"{table.name} is not open.")
@@ -376,7 +402,7 @@ def request_slip(
     if terminal is not None and terminal.dealer is None:
         raise ForbiddenError("dealer_not_signed_in", "A dealer must be signed in at this terminal.")
     table, count = lock_table(table_id=table_id)
-    counted = _checked_chips(chips, amount_cents=amount_cents, field="amount_cents")
+    counted = checked_chips(chips, amount_cents=amount_cents, field="amount_cents")
     check_table_in_play(table, count, use=TableUse.MONEY, now=now)
     gaming_day, shift = gaming_day_and_shift(now)
     slip = ChipSlip.objects.create(
@@ -523,3 +549,153 @@ def void_slip(
     }:
         refresh_reports_on_commit(table_id=table.pk, gaming_day=day, shifts=[shift], now=now)
     return slip
+
+
+# --- the slip's chain of custody and its printed copies -----------------------------------------
+
+_STEP_KIND: dict[HandoverStep, SlipKind] = {
+    step: SlipKind(kind) for kind, steps in HANDOVER_STEPS.items() for step in steps
+}
+_STEP_WORDS: dict[HandoverStep, str] = {
+    HandoverStep.ISSUED_BY_CAGE: "issued by the cage",
+    HandoverStep.RECEIVED_AT_TABLE: "received at the table",
+    HandoverStep.RECEIVED_BY_CAGE: "received by the cage",
+}
+
+
+def _check_handover(slip: ChipSlip, *, step: HandoverStep, user: AbstractBaseUser) -> None:
+    name = f"{slip.kind} #{slip.number}"
+    if slip.kind != _STEP_KIND[step]:
+        raise ConflictError(
+            "wrong_slip_kind", f"{name} is a {slip.kind}: a {_STEP_KIND[step]} is {_STEP_WORDS[step]}."
+        )
+    if slip.status != SlipStatus.APPROVED:
+        raise ConflictError(
+            "slip_not_approved",
+            f"{name} is {slip.get_status_display().lower()}: only an approved slip's chips move.",
+        )
+    done = set(SlipHandover.objects.filter(slip=slip).values_list("step", flat=True))
+    if step in done:
+        raise ConflictError("slip_step_done", f"{name} is already {_STEP_WORDS[step]}.")
+    steps = HANDOVER_STEPS[slip.kind]
+    missing = [earlier for earlier in steps[: steps.index(step)] if earlier not in done]
+    if missing:
+        raise ConflictError("slip_step_out_of_order", f"{name} is not yet {_STEP_WORDS[missing[0]]}.")
+    if step in RUNNER_STEPS and user.pk in {slip.requested_by_user_id, slip.approved_by_id}:
+        raise ForbiddenError(
+            "cage_signer_is_requester",
+            f"You requested or approved {name}: another person signs for the cage.",
+        )
+
+
+def _runner(name: str, badge: str) -> tuple[str, str]:
+    name, badge = name.strip(), badge.strip()
+    if not name or not badge:
+        raise ServiceError(
+            "runner_required",
+            "Name the runner, the security officer who carries the chips, with their badge.",
+            field="runner_name" if not name else "runner_badge",
+        )
+    return name, badge
+
+
+def _sign_handover(
+    *,
+    kind: SlipKind,
+    slip_id: int,
+    step: HandoverStep,
+    user: AbstractBaseUser,
+    actor: AuditActor,
+    now: dt.datetime,
+    runner: tuple[str, str] = ("", ""),
+) -> SlipHandover:
+    (table, _), slip = lock_slip(kind=kind, slip_id=slip_id)
+    _check_handover(slip, step=step, user=user)
+    dealer = _signing_dealer(table, now=now) if step == HandoverStep.RECEIVED_AT_TABLE else None
+    handover = SlipHandover.objects.create(
+        slip=slip,
+        step=step,
+        signed_by_id=user.pk,
+        signed_at=now,
+        dealer=dealer,
+        runner_name=runner[0],
+        runner_badge=runner[1],
+    )
+    _audit(
+        event_type=f"casino.{kind}.{step}",
+        actor=actor,
+        table=table,
+        subject_type=kind,
+        subject_id=slip.pk,
+        label=f"{kind} #{slip.number} at {table.name}",
+        now=now,
+        after={
+            "step": step,
+            "amount_cents": slip.amount_cents,
+            "runner": {"name": runner[0], "badge": runner[1]} if runner[0] else None,
+            "dealer": dealer.badge if dealer is not None else None,
+        },
+    )
+    return handover
+
+
+# The cage's step of each kind of slip: it issues a fill's chips and receives a credit's.
+CAGE_STEP: dict[SlipKind, HandoverStep] = {
+    SlipKind.FILL: HandoverStep.ISSUED_BY_CAGE,
+    SlipKind.CREDIT: HandoverStep.RECEIVED_BY_CAGE,
+}
+
+
+@transaction.atomic
+def sign_at_cage(
+    *,
+    kind: SlipKind,
+    slip_id: int,
+    runner_name: str,
+    runner_badge: str,
+    cashier: AbstractBaseUser,
+    actor: AuditActor,
+    now: dt.datetime,
+) -> SlipHandover:
+    """The cage's signature of an approved slip: it issues a fill's chips to the runner who
+    carries them to the table, or receives a credit's chips from the runner who carried them."""
+    runner = _runner(runner_name, runner_badge)
+    return _sign_handover(
+        kind=kind, slip_id=slip_id, step=CAGE_STEP[kind], user=cashier, actor=actor, now=now, runner=runner
+    )
+
+
+@transaction.atomic
+def receive_fill_at_table(
+    *, slip_id: int, supervisor: AbstractBaseUser, actor: AuditActor, now: dt.datetime
+) -> SlipHandover:
+    """A supervisor at the table signs an issued fill's chips into the tray, with the dealer
+    signed in at its terminal (who counts them in view)."""
+    return _sign_handover(
+        kind=SlipKind.FILL,
+        slip_id=slip_id,
+        step=HandoverStep.RECEIVED_AT_TABLE,
+        user=supervisor,
+        actor=actor,
+        now=now,
+    )
+
+
+@transaction.atomic
+def print_slip(*, slip_id: int, user: AbstractBaseUser, actor: AuditActor, now: dt.datetime) -> SlipPrint:
+    """Record one printed copy of a slip: the first is the original, every later one a reprint."""
+    slip = lock_slip_alone(slip_id=slip_id)
+    last = SlipPrint.objects.filter(slip=slip).order_by("-copy").values_list("copy", flat=True).first()
+    printed = SlipPrint.objects.create(slip=slip, copy=(last or 0) + 1, printed_by_id=user.pk, printed_at=now)
+    record_event(
+        event_type=f"casino.{slip.kind}.printed",
+        actor=actor,
+        table_id=slip.table_id,
+        table_name=slip.table.name,
+        subject_type=slip.kind,
+        subject_id=str(slip.pk),
+        subject_label=f"{slip.kind} #{slip.number} at {slip.table.name}",
+        after={"copy": printed.copy, "reprint": printed.is_reprint},
+        occurred_at=now,
+    )
+    return printed

@@ -12,8 +12,10 @@ nor aggregated.
   transactions have changed since the last one; a recomputation that finds nothing new writes
   nothing. Someone not on file is a subject of their own transaction only.
 - A worksheet of a patron who is not identified (or of someone not on file) is flagged for
-  identification: the chips have already moved, so the transaction stands and compliance
-  identifies the patron (`patrons.services.identify_patron`) before filing.
+  identification: at a table the chips have already moved, so the buy-in stands and compliance
+  identifies the patron (`patrons.services.identify_patron`) before filing. The cage stops a
+  cash-out that would need identification (`table_money.engine.title31.identification_required`)
+  unless a supervisor overrides the stop (`table_money.services.cage.redeem_chips`).
 
 The patron's row is locked (FOR UPDATE) before the day is recomputed, after the table's lock in
 a buy-in: two tables' buy-ins of one patron then recompute one after the other, each seeing the
@@ -21,6 +23,7 @@ other's transaction.
 """
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -29,7 +32,8 @@ from django.db.models import QuerySet
 from audit.context import AuditActor
 from audit.services import record_event
 from patrons.models import Patron
-from table_money.engine.title31 import CashTransaction, DayTotal, Direction, ctrs_due, on_mtl
+from table_money.engine.title31 import CashTransaction, DayTotal, Direction, ctrs_due, day_totals, on_mtl
+from table_money.locks import lock_patron
 from table_money.models import BuyIn, BuyInMethod, CashDirection, ChipRedemption, CtrWorksheet, MtlEntry
 
 CAGE_LOCATION = "Cage"
@@ -98,8 +102,25 @@ def _redemptions(*, patron: Patron, gaming_day: dt.date) -> QuerySet[ChipRedempt
     )
 
 
-def _lock_patron(patron: Patron) -> None:
-    list(Patron.objects.filter(pk=patron.pk).select_for_update(of=("self",)).values_list("pk"))
+@dataclass(frozen=True)
+class CashDay:
+    """A patron's cash of one gaming day, each direction aggregated apart as for the CTR."""
+
+    cash_in_cents: int
+    cash_out_cents: int
+
+
+def cash_of_day(*, patron: Patron, gaming_day: dt.date) -> CashDay:
+    """The patron's cash in and cash out of the gaming day so far, as the CTR aggregates them."""
+    transactions = [_cash_in(row) for row in _cash_buy_ins(patron=patron, gaming_day=gaming_day)]
+    transactions += [_cash_out(row) for row in _redemptions(patron=patron, gaming_day=gaming_day)]
+    totals = day_totals(transactions)
+
+    def total(direction: Direction) -> int:
+        found = totals.get((_subject(patron, source="", pk=0), gaming_day, direction))
+        return found.total_cents if found is not None else 0
+
+    return CashDay(cash_in_cents=total(Direction.CASH_IN), cash_out_cents=total(Direction.CASH_OUT))
 
 
 def record_cash_in(*, buy_in: BuyIn, actor: AuditActor, now: dt.datetime) -> None:
@@ -124,7 +145,7 @@ def record_cash_in(*, buy_in: BuyIn, actor: AuditActor, now: dt.datetime) -> Non
         details = {("buy_in", buy_in.pk): _buy_in_detail(buy_in)}
         transactions = [_cash_in(buy_in)]
     else:
-        _lock_patron(buy_in.patron)
+        lock_patron(patron_id=buy_in.patron.pk)
         day = list(_cash_buy_ins(patron=buy_in.patron, gaming_day=buy_in.gaming_day))
         details = {("buy_in", row.pk): _buy_in_detail(row) for row in day}
         transactions = [_cash_in(row) for row in day]
@@ -159,7 +180,7 @@ def record_cash_out(*, redemption: ChipRedemption, actor: AuditActor, now: dt.da
     if redemption.patron is None:
         rows = [redemption]
     else:
-        _lock_patron(redemption.patron)
+        lock_patron(patron_id=redemption.patron.pk)
         rows = list(_redemptions(patron=redemption.patron, gaming_day=redemption.gaming_day))
     _write_due_worksheets(
         [_cash_out(row) for row in rows],

@@ -81,7 +81,7 @@ def test_only_a_cage_cashier_redeems_chips(make_staff: Staff, table: TableActors
 
 
 def test_redemptions_and_title31_records_are_never_rewritten(cashier: APIClient) -> None:
-    number = new_patron(cashier, "Ana Ruiz")
+    number = new_patron(cashier, "Ana Ruiz", identification_type="passport", identification_reference="P-1")
     ok(redeem(cashier, 1_200_000, patron=number), 201)  # over the CTR line: MTL entry and CTR
     for table in ("casino_chipredemption", "casino_mtlentry", "casino_ctrworksheet"):
         for statement in (f"UPDATE {table} SET id = id", f"DELETE FROM {table}"):  # noqa: S608

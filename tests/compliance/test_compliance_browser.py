@@ -42,9 +42,13 @@ def test_compliance_reads_the_days_ctr_and_the_cashier_pays_out(
 
     cashier = console("cage_cashier")
     cashier.wait_for_text("Cage: chip redemptions")  # signing in lands the cashier at the cage
-    cashier.type_into("[name=amount]", "3,200")
     cashier.type_into("[name=patron]", str(ana))
+    cashier.type_into("#id_count_100000", "3")
+    cashier.type_into("#id_count_10000", "2")
+    cashier.type_into("#id_total", "3,200")
     cashier.follow("#redemption button[type=submit]")
+    cashier.wait_for_text("Confirm and pay $3,200.00")
+    cashier.follow("#cash-out-confirm button[type=submit]")
     cashier.wait_for_text("Paid $3,200.00 to patron")
     assert "$3,200.00" in cashier.read("#redemptions")
     cashier.screenshot("cage")

@@ -8,13 +8,17 @@ from typing import Any, cast
 import pypdfium2 as pdfium
 import pytest
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from audit.context import AuditActor
 from patrons.models import Patron
 from table_money.models import ChipRedemption
-from tests.floor.form_keys import keyed, post_form
-from tests.support.api import TableActors, cash_buy_in, new_patron, ok, redeem
+from table_money.services import cage
+from tests.floor.form_keys import key_in, keyed, post_form
+from tests.support.api import TableActors, cash_buy_in, new_patron, ok, problem, redeem
 from tests.support.factories import StaffFactory
+from tests.support.floor_operations import count_form
 from tests.support.gaming_day import GAMING_DAY
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("title31_clock")]
@@ -103,7 +107,21 @@ def test_the_pdf_export_prints_the_header_the_ctr_and_the_mtl(played_day: dict[s
 def test_a_patrons_page_shows_their_days_mtl_and_ctr_and_identifies_them(
     played_day: dict[str, int], cashier: APIClient
 ) -> None:
-    ok(redeem(cashier, 1_100_000, patron=played_day["bea"]), 201)  # Bea cashes out over the line
+    # Bea cashes out over the line: the cage stops for her identification; a pit boss overrides.
+    problem(redeem(cashier, 1_100_000, patron=played_day["bea"]), 409, "identification_required")
+    cage.redeem_chips(
+        amount_cents=1_100_000,
+        chips=None,
+        patron_number=played_day["bea"],
+        description="",
+        cashier=StaffFactory.create(username="cashier-override", role="cage_cashier").user,
+        actor=AuditActor(kind="system", username="tests"),
+        now=timezone.now(),
+        override=cage.IdentificationOverride(
+            supervisor=StaffFactory.create(username="boss-override", role="pit_boss").user,
+            reason="Patron left the ID in the hotel room; security escorts them to fetch it",
+        ),
+    )
     client = signed_in("pit_boss")
     page = client.get(f"/floor/patrons/{played_day['bea']}/").content.decode()
     assert "Not identified" in page
@@ -157,25 +175,29 @@ def test_staff_find_and_create_patrons_on_the_console() -> None:
 
 def test_the_cashier_pays_out_on_the_cage_page(open_tables: list[TableActors]) -> None:
     client = signed_in("cage_cashier")
-    response = post_form(
-        client, "/floor/cage/", {"amount": "4,250.00", "patron": "", "description": "Woman, red coat"}
-    )
+    body = count_form({"100000": 4, "2500": 10}, total="4,250.00", patron="", description="Woman, red coat")
+    review = post_form(client, "/floor/cage/", body)
+    assert review.status_code == 200
+    assert "Confirm and pay $4,250.00" in review.content.decode()
+    assert not ChipRedemption.objects.exists()  # the review pays nothing
+    response = client.post("/floor/cage/", {**body, "submission_key": key_in(review), "confirmed": "True"})
     assert response.status_code == 302
     (made,) = ChipRedemption.objects.all()
-    assert (made.amount_cents, made.description, made.mtl_entry.amount_cents) == (
+    assert (made.amount_cents, made.description, made.mtl_entry.amount_cents, made.chips) == (
         425_000,
         "Woman, red coat",
         425_000,
+        {"2500": 10, "100000": 4},
     )
     assert "Woman, red coat" in client.get("/floor/cage/").content.decode()
 
     for bad in (
-        {"amount": "100", "patron": "", "description": ""},
-        {"amount": "-5", "description": "x"},
-        {"amount": "1", "patron": "77"},
+        count_form({"10000": 1}, total="100", patron="", description=""),
+        count_form({"10000": 1}, total="-5", description="x"),
+        count_form({"100": 1}, total="1", patron="77"),
+        count_form({"10000": 1}, total="1", description="x", confirmed="True"),
     ):
         page: Any = post_form(client, "/floor/cage/", bad)
         assert page.status_code == 200
         assert "errorlist" in page.content.decode() or "form-errors" in page.content.decode()
-    assert ChipRedemption.objects.count() == 1
     assert signed_in("floor_supervisor").get("/floor/cage/").status_code == 403

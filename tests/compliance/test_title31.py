@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 from audit.models import AuditEvent
 from floor.compliance.day import latest_worksheets
 from table_money.engine.title31 import CashTransaction, Direction, ctrs_due
-from table_money.models import CashDirection, CtrWorksheet, MtlEntry
-from tests.support.api import TableActors, cash_buy_in, new_patron, ok, redeem
+from table_money.models import CashDirection, ChipRedemption, CtrWorksheet, MtlEntry
+from tests.support.api import TableActors, cash_buy_in, new_patron, ok, post, problem, redeem
 from tests.support.factories import StaffFactory
 from tests.support.gaming_day import GAMING_DAY, Clock
 
@@ -73,13 +73,27 @@ def test_cash_out_is_aggregated_apart_from_cash_in(
     ok(redeem(cashier, 600_000, patron=patron), 201)
     assert not CtrWorksheet.objects.exists()  # $8,000 in and $6,000 out: neither over the line
 
+    # $5,000 more would take Cy, not identified, over the line: the cage stops and pays nothing.
+    problem(redeem(cashier, 500_000, patron=patron), 409, "identification_required")
+    assert not CtrWorksheet.objects.exists()
+    assert ChipRedemption.objects.count() == 1
+    ok(
+        post(
+            cashier,
+            f"/api/v1/patrons/{patron}/identify/",
+            {
+                "last_name": "Dorn",
+                "first_name": "Cy",
+                "identification_type": "drivers_license",
+                "identification_reference": "D-9",
+            },
+        ),
+        200,
+    )
+
     ok(redeem(cashier, 500_000, patron=patron), 201)
     (ctr,) = _latest(CashDirection.CASH_OUT)
-    assert (ctr.total_cents, ctr.identified, ctr.revision) == (
-        1_100_000,
-        False,
-        1,
-    )  # flagged for identification
+    assert (ctr.total_cents, ctr.identified, ctr.revision) == (1_100_000, True, 1)
     assert [t["location"] for t in ctr.transactions] == ["Cage", "Cage"]
     assert not _latest(CashDirection.CASH_IN)
     assert MtlEntry.objects.filter(direction=CashDirection.CASH_OUT, cashier__isnull=False).count() == 2
@@ -114,12 +128,14 @@ def test_someone_not_on_file_over_the_line_gets_a_flagged_ctr_of_their_own(
     open_tables: list[TableActors], cashier: APIClient
 ) -> None:
     ok(cash_buy_in(open_tables[0], 1_500_000, patron=None), 201)
-    ok(redeem(cashier, 1_100_000, description="Man, grey suit"), 201)
+    # At the cage, someone not on file is stopped before the line: they are put on file first.
+    problem(redeem(cashier, 1_100_000, description="Man, grey suit"), 409, "identification_required")
     ins, outs = _latest(CashDirection.CASH_IN), _latest(CashDirection.CASH_OUT)
     assert [(w.patron, w.description, w.identified) for w in ins] == [
         (None, "Player at BJ-T31-A seat 1", False)
     ]
-    assert [(w.patron, w.description, w.identified) for w in outs] == [(None, "Man, grey suit", False)]
+    assert outs == []
+    assert not ChipRedemption.objects.exists()
 
 
 def test_the_floor_shows_the_ctr_on_the_tables_where_the_cash_came_in(

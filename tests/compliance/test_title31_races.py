@@ -28,7 +28,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 def test_simultaneous_cash_of_one_patron_is_aggregated_whole(
     open_tables: list[TableActors], supervisor_client: APIClient, cashier: APIClient
 ) -> None:
-    patron = new_patron(supervisor_client, "Ana Ruiz")
+    patron = new_patron(
+        supervisor_client, "Ana Ruiz", identification_type="passport", identification_reference="X1"
+    )
     calls = [
         lambda: cash_buy_in(open_tables[0], 600_000, patron=patron),
         lambda: cash_buy_in(open_tables[1], 700_000, patron=patron),

@@ -128,7 +128,8 @@ def test_a_recorded_key_sent_with_other_entries_records_nothing_and_offers_a_fre
     body = scenario.keyed_body()
     scenario.client.post(scenario.url, body)
 
-    edited = scenario.client.post(scenario.url, {**body, "amount": "200.00"})
+    other_entries = {"total": "200.00", "count_100000": "0", "count_10000": "2"}
+    edited = scenario.client.post(scenario.url, {**body, **other_entries})
 
     page = edited.content.decode()
     assert edited.status_code == 200
@@ -138,7 +139,7 @@ def test_a_recorded_key_sent_with_other_entries_records_nothing_and_offers_a_fre
     assert is_submission_key(fresh)
     assert fresh != body[SUBMISSION_KEY_FIELD]
     again = scenario.client.post(
-        scenario.url, {**body, "amount": "200.00", SUBMISSION_KEY_FIELD: fresh}, follow=True
+        scenario.url, {**body, **other_entries, SUBMISSION_KEY_FIELD: fresh}, follow=True
     )
     assert "Paid $200.00 to Man, grey suit." in page_messages(again)
     assert sorted(ChipRedemption.objects.values_list("amount_cents", flat=True)) == [20_000, 310_000]

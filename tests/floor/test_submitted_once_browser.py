@@ -20,10 +20,16 @@ def test_a_double_clicked_cash_out_is_paid_once(
     make_table("BJ-DBL")  # the house's accounts
     cashier = console("cage_cashier")
     cashier.open("/floor/cage/")
-    cashier.find("[name=amount]").send_keys("3,100")
+    cashier.find("#id_count_100000").send_keys("3")
+    cashier.find("#id_count_10000").send_keys("1")
+    cashier.find("[name=total]").send_keys("3,100")
     cashier.find("[name=description]").send_keys("Man, grey suit")
+    cashier.follow("#redemption button[type=submit]")
+    cashier.wait_for_text("Confirm and pay $3,100.00")
 
-    ActionChains(cashier.browser).double_click(cashier.find("#redemption button[type=submit]")).perform()
+    ActionChains(cashier.browser).double_click(
+        cashier.find("#cash-out-confirm button[type=submit]")
+    ).perform()
     cashier.wait_for_text("Paid $3,100.00 to Man, grey suit.")
 
     cashier.wait_for(lambda b: "$3,100.00" in cashier.find("#redemptions").text)

@@ -9,7 +9,7 @@ from django.test import Client
 from blackjack.models import Round
 from casino.models import InventoryKind, TableInventory
 from floor.operations.words import dollars_in_words
-from kernel.forms import cents_from_dollars
+from kernel.forms import SUBMISSION_KEY_FIELD, cents_from_dollars, new_submission_key
 from table_money.models import ChipSlip, SlipStatus, SlipVoid
 from tests.floor.form_keys import form_key, key_in, keyed, post_form
 from tests.support.api import post
@@ -265,7 +265,12 @@ def test_a_slip_is_approved_once_by_a_second_person_only(make_table: Tables) -> 
     )
 
     approve = f"{base}/slips/{slip.pk}/approve/"
-    own = post_form(signed_in(requester), approve, {}, page=f"{base}/", follow=True)
+    # The requester is shown neither Approve nor Void, and a POST sent anyway is refused.
+    own_page = signed_in(requester).get(f"{base}/").content.decode()
+    assert f'action="{approve}"' not in own_page
+    assert f"/slips/{slip.pk}/void/" not in own_page
+    assert "You requested this slip: a second supervisor approves or voids it." in own_page
+    own = signed_in(requester).post(approve, {SUBMISSION_KEY_FIELD: new_submission_key()}, follow=True)
     assert (
         "Fill #1 was not approved. Fill #1 was requested by you: another supervisor approves it."
         in page_messages(own)
@@ -313,7 +318,10 @@ def test_a_void_needs_a_reason_and_a_second_person(make_table: Tables) -> None:
     slip = requested_fill(actors, by=requester, chips={"50000": 2})
     url = f"/floor/tables/{actors.table.pk}/slips/{slip.pk}/void/"
 
-    own = post_form(signed_in(requester), url, {"reason": "not needed"})
+    own_page = signed_in(requester).get(url).content.decode()
+    assert "You requested this slip: a second person voids it." in own_page
+    assert "Void the slip" not in own_page  # no form for who may not use it
+    own = signed_in(requester).post(url, {"reason": "not needed", SUBMISSION_KEY_FIELD: new_submission_key()})
     assert "Fill #1 was requested by you: another supervisor voids it." in own.content.decode()
     blank = post_form(signed_in(second), url, {"reason": "   "})
     assert "Give the reason: it goes on the record." in blank.content.decode()
@@ -323,7 +331,8 @@ def test_a_void_needs_a_reason_and_a_second_person(make_table: Tables) -> None:
     assert "Fill #1 is void." in page_messages(voided)
     void = SlipVoid.objects.get(slip=slip)
     assert (void.reason, void.voided_by_id) == ("runner brought the wrong rack", second.pk)
-    again = post_form(signed_in(second), url, {"reason": "again"})
+    assert "This slip is void already." in signed_in(second).get(url).content.decode()
+    again = signed_in(second).post(url, {"reason": "again", SUBMISSION_KEY_FIELD: new_submission_key()})
     assert "Fill #1 is already void." in again.content.decode()
 
 

@@ -77,7 +77,14 @@ def _cage(make_table: Tables) -> Scenario:
         client=signed_in(cashier),
         url="/floor/cage/",
         page="/floor/cage/",
-        body={"amount": "3,100.00", "patron": "", "description": "Man, grey suit"},
+        # The confirmation step's POST (the review keeps the page's key).
+        body=count_form(
+            {"100000": 3, "10000": 1},
+            total="3,100.00",
+            patron="",
+            description="Man, grey suit",
+            confirmed="True",
+        ),
         done="Paid $3,100.00 to Man, grey suit.",
         records={"redemptions": 1, "mtl_lines": 1, "ledger_transactions": 1, "ledger_entries": 2},
         user=cashier,
