@@ -74,6 +74,7 @@ def test_a_blind_count_by_two_members_shows_its_variance_only_after_the_second_c
         field.get_attribute("value") == ""
         for field in checker.browser.find_elements(By.CSS_SELECTOR, "#tally input[type=number]")
     )
+    checker.screenshot("blind-second-count-form")
     count_sheet(checker, {100: "4", 20: "2"}, "200.00")  # one $20 bill fewer
     checker.follow("#tally button[type=submit]")
     checker.wait_for_text("The two counts of BJ-01 differ by -$20.00")
@@ -109,6 +110,10 @@ def test_a_blind_count_by_two_members_shows_its_variance_only_after_the_second_c
         64_000,
         True,
     )
+
+    counter.open("/floor/count/")
+    assert "Current: complete, the counted drop" in counter.read("#counts tbody tr")
+    counter.screenshot("soft-count-page")
 
     # The variance report keeps both rounds: the variance and the recount that resolved it.
     counter.open("/floor/count/variances/?gaming_day=2026-11-20&shift=day")
