@@ -248,3 +248,30 @@ def test_the_variance_report_is_read_by_its_roles_each_over_their_tables(
     assert row[9] == "400.00"
     assert row[11:14] == ["500.00", "100.00", "0.00"]
     assert row[14] == "100.00"  # the $100 bills: one more in the second count
+
+
+def test_a_casino_counting_once_a_day_counts_an_ended_gaming_day(
+    opened_in_day_shift: Callable[..., Table], settings: Any, clock: Clock
+) -> None:
+    settings.CASINO_SOFT_COUNT_PER = "day"
+    table = opened_in_day_shift("BJ-01")
+    user, client = member("count-i")
+
+    page = client.get("/floor/count/").content.decode()
+    assert '<option value="2026-11-19" selected>gaming day 2026-11-19</option>' in page
+    running = post_form(
+        client, "/floor/count/", {"period": "2026-11-20", "table": str(table.pk), "bills_10000": "3"}
+    )
+    assert running.status_code == 400
+    assert (
+        "Gaming day 2026-11-20 is still running (it ends at 2026-11-21 06:00 PST)" in running.content.decode()
+    )
+    assert not SoftCount.objects.exists()
+
+    clock.set(dt.datetime(2026, 11, 21, 6, 30, tzinfo=CASINO_ZONE))
+    client.force_login(user)  # the next morning: the idle session has ended
+    counted = post_form(
+        client, "/floor/count/", {"period": "2026-11-20", "table": str(table.pk), "bills_10000": "3"}
+    )
+    assert counted.status_code == 302
+    assert (SoftCount.objects.get().gaming_day, SoftCount.objects.get().shift) == (GAMING_DAY, "")
