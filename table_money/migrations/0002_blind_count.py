@@ -1,7 +1,8 @@
 """The blind soft count: each member's figures become a tally of their own (`SoftCountTally`), two
 per round, entered without seeing each other's; a count holds no figures of its own and is never
 updated. A count signed before keeps its figures as its first member's tally and, when it was
-signed, its second member's too (the second signature attested the same figures)."""
+signed, its second member's too (the second signature attested the same figures). It is undone
+only on a database without soft counts: a blind count's tallies have no place before it."""
 
 import django.db.models.deletion
 import django.db.models.expressions
@@ -12,6 +13,21 @@ NO_SECOND_SIGNATURE = """
 DROP TRIGGER casino_softcount_only_second_signature ON casino_softcount;
 DROP FUNCTION casino_softcount_only_second_signature();
 """
+SECOND_SIGNATURE_ONLY = """
+CREATE FUNCTION casino_softcount_only_second_signature() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF OLD.witnessed_by_id IS NOT NULL
+       OR (to_jsonb(NEW) - 'witnessed_by_id' - 'witnessed_at')
+          IS DISTINCT FROM (to_jsonb(OLD) - 'witnessed_by_id' - 'witnessed_at') THEN
+        RAISE EXCEPTION 'soft count % is never edited: a correction is a new count that supersedes it',
+            OLD.id USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER casino_softcount_only_second_signature
+    BEFORE UPDATE ON casino_softcount
+    FOR EACH ROW EXECUTE FUNCTION casino_softcount_only_second_signature();
+"""
 GUARDS = """
 CREATE TRIGGER casino_softcount_append_only BEFORE UPDATE ON casino_softcount
     FOR EACH ROW EXECUTE FUNCTION casino_refuse_change();
@@ -19,6 +35,11 @@ CREATE TRIGGER table_money_softcounttally_append_only BEFORE UPDATE OR DELETE ON
     FOR EACH ROW EXECUTE FUNCTION casino_refuse_change();
 CREATE TRIGGER table_money_softcounttally_no_truncate BEFORE TRUNCATE ON table_money_softcounttally
     FOR EACH STATEMENT EXECUTE FUNCTION casino_refuse_change();
+"""
+NO_GUARDS = """
+DROP TRIGGER table_money_softcounttally_no_truncate ON table_money_softcounttally;
+DROP TRIGGER table_money_softcounttally_append_only ON table_money_softcounttally;
+DROP TRIGGER casino_softcount_append_only ON casino_softcount;
 """
 
 
@@ -149,9 +170,9 @@ class Migration(migrations.Migration):
             field=models.CharField(blank=True, default="", max_length=300),
             preserve_default=False,
         ),
-        migrations.RunSQL(NO_SECOND_SIGNATURE, migrations.RunSQL.noop),
+        migrations.RunSQL(NO_SECOND_SIGNATURE, SECOND_SIGNATURE_ONLY),
         migrations.RunPython(corrections_have_a_reason, migrations.RunPython.noop),
-        migrations.RunSQL(GUARDS, migrations.RunSQL.noop),
+        migrations.RunSQL(GUARDS, NO_GUARDS),
         migrations.AddConstraint(
             model_name="softcount",
             constraint=models.CheckConstraint(
