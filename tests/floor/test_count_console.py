@@ -275,3 +275,32 @@ def test_a_casino_counting_once_a_day_counts_an_ended_gaming_day(
     )
     assert counted.status_code == 302
     assert (SoftCount.objects.get().gaming_day, SoftCount.objects.get().shift) == (GAMING_DAY, "")
+
+
+def test_a_count_page_is_read_by_the_count_readers_of_its_table_only(
+    opened_in_day_shift: Callable[..., Table],
+) -> None:
+    table = opened_in_day_shift("BJ-01", "Main pit")
+    ProvisionedTableFactory.create(name="BJ-05", pit_name="High limit")
+    counter, _ = member("count-j")
+    count = started(table, counter, {"10000": 2})
+    _, own_boss = member("boss-2", "pit_boss", pits=(Pit.objects.get(name="Main pit"),))
+    _, other_boss = member("boss-3", "pit_boss", pits=(Pit.objects.get(name="High limit"),))
+    _, compliance = member("compliance-2", "compliance")
+    _, supervisor = member("supervisor-2", "floor_supervisor")
+    path = f"/floor/count/{count.pk}/"
+
+    answers = {
+        name: client.get(path).status_code
+        for name, client in (
+            ("own", own_boss),
+            ("other", other_boss),
+            ("compliance", compliance),
+            ("sup", supervisor),
+        )
+    }
+
+    assert answers == {"own": 200, "other": 404, "compliance": 200, "sup": 403}
+    assert "awaiting the second count" in own_boss.get(path).content.decode()
+    # Reading is all they do: the count team alone enters a count.
+    assert own_boss.get(f"/floor/count/{count.pk}/tally/").status_code == 403
