@@ -22,6 +22,9 @@ FLOOR_ACTING_ROLES = frozenset({StaffRole.FLOOR_SUPERVISOR, StaffRole.PIT_BOSS})
 # Roles that see every pit: they read, they do not act.
 CASINO_WIDE_ROLES = frozenset({StaffRole.COMPLIANCE, StaffRole.ADMIN})
 CONSOLE_ROLES = FLOOR_ACTING_ROLES | CASINO_WIDE_ROLES
+# Roles that read the soft counts and their variances: the count team and the casino-wide roles
+# every table's, a pit boss their pits' (the count team alone enters counts).
+COUNT_READING_ROLES = frozenset({StaffRole.COUNT_TEAM, StaffRole.PIT_BOSS}) | CASINO_WIDE_ROLES
 
 View = TypeVar("View", bound=Callable[..., HttpResponse])
 
@@ -51,6 +54,16 @@ def visible_table(user: Any, table_id: int) -> Table:
     if table is None:
         raise Http404("No such table on your floor.")
     return table
+
+
+def count_visible_tables(user: Any) -> QuerySet[Table]:
+    """The tables whose soft counts this user reads: every table for the count team (it counts
+    every box), else the tables their floor pages show."""
+    if role_of(user) == StaffRole.COUNT_TEAM:
+        return Table.objects.select_related("pit", "pit__casino").order_by("pit__name", "name")
+    if role_of(user) not in COUNT_READING_ROLES:
+        return Table.objects.none()
+    return visible_tables(user)
 
 
 def may_act_on_tables(user: Any) -> bool:

@@ -5,13 +5,25 @@ import datetime as dt
 from kernel.gaming_day import casino_zone
 
 
+def _sign_dollars_cents(cents: int) -> tuple[str, int, int]:
+    whole, rest = divmod(abs(cents), 100)
+    return ("-" if cents < 0 else ""), whole, rest
+
+
 def dollars(cents: int | None) -> str:
     """`123456789` -> `$1,234,567.89`; `None` -> `-`."""
     if cents is None:
         return "-"
-    sign = "-" if cents < 0 else ""
-    whole, rest = divmod(abs(cents), 100)
+    sign, whole, rest = _sign_dollars_cents(cents)
     return f"{sign}${whole:,}.{rest:02d}"
+
+
+def decimal_dollars(cents: int | None) -> str:
+    """`-123456` -> `-1234.56`, as a spreadsheet reads dollars; `None` -> `` (nothing known)."""
+    if cents is None:
+        return ""
+    sign, whole, rest = _sign_dollars_cents(cents)
+    return f"{sign}{whole}.{rest:02d}"
 
 
 def local_time(moment: dt.datetime | None, *, seconds: bool = False) -> str:

@@ -79,7 +79,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure("drop_cents", "Drop", Unit.CENTS, RollUp.SUM, _C, column="drop", machine=True, pdf=True),
     Figure("counted_drop_cents", "Counted drop", Unit.CENTS, RollUp.RECOMPUTE, _D, nullable=True,
            column="drop_counted",
-           help="The count team's signed soft count; null until there is one."),
+           help="The count team's complete soft count (two blind counts that agree); null until there is one."),
     Figure("estimated_drop_cents", "Est. drop", Unit.CENTS, RollUp.SUM, _D, column="drop_estimated",
            pdf=True, help="The buy-ins typed at the terminals."),
     Figure("drop_basis", "Drop basis", Unit.TEXT, RollUp.RECOMPUTE, _D, column="drop_basis",

@@ -6,7 +6,8 @@ Where each figure comes from (gaming day and shift as stamped on each record whe
 
 - estimated drop: the drop account's entries (buy-ins, cash and marker, as typed at the
   terminal); markers: the marker buy-ins.
-- counted drop: the signed soft count of the table and shift (the latest, if corrected), when the
+- counted drop: the complete soft count of the table and shift (two blind tallies that agree; not
+  superseded by a correction: `table_money.engine.count.count_result`), when the
   casino counts per shift (`CASINO_SOFT_COUNT_PER`); the drop the win is based on (`drop_basis`)
   is the counted one when it exists, else the estimated one.
 - fills / credits: the tray's entries of FILL / CREDIT transactions (approvals, less the
@@ -26,7 +27,7 @@ Where each figure comes from (gaming day and shift as stamped on each record whe
   round's rules) is unpriced: left out of theo, counted apart (`unpriced_handle_cents`, per kind and
   per table), never priced as a zero edge; a kind with no priced handle has no house edge (null),
   and the table is flagged `theo_incomplete`.
-- complete: opener and closer counted and, when the casino counts per shift, the soft count signed
+- complete: opener and closer counted and, when the casino counts per shift, the soft count complete
   (or an idle table); only complete tables enter the pit and casino rollups.
 - provisional: the shift had not ended at `now`, a count (opener, closer, soft count) is missing,
   or a slip is still pending (reports.status says the same of a whole report, with its reasons).
@@ -60,6 +61,7 @@ from reports.house_edges import kind_sort_key
 from reports.models import DropBasis, ShiftReport, ShiftReportLine
 from reports.paytable_edges import TermsBook, TermsEdges, round_half_even_cents
 from table_money.models import BuyIn, BuyInMethod, ChipSlip, SlipStatus, SoftCount
+from table_money.selectors import counted_drops, tables_with_drop_box
 
 BASIS_POINTS = 10_000
 # Blackjack holds 10-20 % of the drop (backoffice-anchors §2.5); a setting may say otherwise.
@@ -202,18 +204,12 @@ def _settled_lines(
         ]
 
 
-def _signed_soft_counts(
-    *, gaming_day: dt.date, shift: str, table_ids: Collection[int] | None
-) -> dict[int, SoftCount]:
-    """The signed soft count of each table for the shift (the latest signed one, when a count
-    was corrected); none when the casino counts per gaming day."""
+def _counted_drops(*, gaming_day: dt.date, shift: str, table_ids: Collection[int] | None) -> dict[int, int]:
+    """Each table's counted drop of the shift (`table_money.selectors.counted_drops`: its count
+    that counts, complete and not superseded); none when the casino counts per gaming day."""
     if str(getattr(settings, "CASINO_SOFT_COUNT_PER", "shift")) != "shift":
         return {}
-    counts = SoftCount.objects.filter(gaming_day=gaming_day, shift=shift, witnessed_by__isnull=False)
-    if table_ids is not None:
-        counts = counts.filter(table_id__in=list(table_ids))
-    # Ascending pk: a correction, written later, replaces the count it supersedes.
-    return {count.table_id: count for count in counts.order_by("pk").only("table_id", "total_cents")}
+    return counted_drops(gaming_day=gaming_day, shift=shift, table_ids=table_ids)
 
 
 def compute_shift_figures(
@@ -287,7 +283,7 @@ def compute_shift_figures(
         handle_by_terms[line.table_id].append(
             (terms.of(line.paytable_id, line.rules_text), line.kind, line.handle_cents)
         )
-    soft_counts = _signed_soft_counts(gaming_day=gaming_day, shift=shift, table_ids=table_ids)
+    soft_counts = _counted_drops(gaming_day=gaming_day, shift=shift, table_ids=table_ids)
     counts: dict[int, dict[str, TableInventory]] = defaultdict(dict)
     for inventory in TableInventory.objects.filter(in_shift).only(
         "table_id", "kind", "total_cents", "previous_closer_cents"
@@ -322,7 +318,7 @@ def compute_shift_figures(
             lines=lines.get(table_id, {}),
             handle_by_terms=handle_by_terms.get(table_id, []),
             counts=counts.get(table_id, {}),
-            counted_drop_cents=soft_counts[table_id].total_cents if table_id in soft_counts else None,
+            counted_drop_cents=soft_counts.get(table_id),
             markers_cents=markers.get(table_id, {}).get("cents", 0),
             pending_slips=pending.get(table_id, {}).get("n", 0),
             ended=ended,
@@ -493,13 +489,9 @@ def unsaved_lines(figures: TableFigures, *, report_id: int | None = None) -> lis
 
 def tables_with_activity(*, gaming_day: dt.date, shift: str) -> set[int]:
     """The tables with anything recorded in the shift: a ledger movement, an opener or closer, a
-    slip or a soft count (the tables a report of the shift must have a row for)."""
-    in_shift = Q(gaming_day=gaming_day, shift=shift)
-    ids: set[int] = set()
-    for model in (LedgerTransaction, TableInventory, ChipSlip, SoftCount):
-        ids.update(
-            model.objects.filter(in_shift, table_id__isnull=False)
-            .values_list("table_id", flat=True)
-            .distinct()
-        )
-    return ids
+    slip or a soft count not superseded (the tables a report of the shift must have a row for)."""
+    return tables_with_drop_box(gaming_day=gaming_day, shifts=[shift]) | set(
+        SoftCount.objects.filter(gaming_day=gaming_day, shift=shift, superseded_by__isnull=True)
+        .values_list("table_id", flat=True)
+        .distinct()
+    )

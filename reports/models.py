@@ -50,7 +50,7 @@ class ShiftReport(models.Model):
     unpriced_handle_cents = models.BigIntegerField(default=0)
     flags = ArrayField(models.CharField(max_length=40), default=list, blank=True)
     generated_at = models.DateTimeField()
-    # `drop_cents` is the drop the win is based on (`drop_basis`): the signed soft count when there
+    # `drop_cents` is the drop the win is based on (`drop_basis`): the complete soft count when there
     # is one, else the estimated drop (the buy-ins typed at the terminal).
     estimated_drop_cents = models.BigIntegerField(default=0)
     counted_drop_cents = models.BigIntegerField(null=True, blank=True)

@@ -17,7 +17,7 @@ read from the stored table rows.
   complete table, a gaming day's closer and win while shifts of it are still to come.
 - The daily report (when all three shifts are asked for) is per table, pit and casino over the
   gaming day: each table's shifts summed; when the casino counts once per gaming day its counted
-  drop is the day's signed soft count.
+  drop is the day's complete soft count.
 """
 
 import datetime as dt
@@ -46,7 +46,8 @@ from reports.figures import (
 from reports.house_edges import kind_sort_key
 from reports.models import ShiftReport, ShiftReportLine
 from reports.status import MISSING_COUNTS, SHIFT_ORDER, ShiftClock, Status, TableState, report_status
-from table_money.models import WHOLE_DAY, SoftCount
+from table_money.models import WHOLE_DAY
+from table_money.selectors import counted_drops
 
 DAILY = "daily"
 # A report row's fields that say which table and shift it is, not what was counted or played.
@@ -313,14 +314,7 @@ def _daily(
     gaming_day: dt.date, tables: Sequence[dict[str, Any]], *, now: dt.datetime, status: Status
 ) -> dict[str, Any]:
     per_day = str(getattr(settings, "CASINO_SOFT_COUNT_PER", "shift")) == "day"
-    day_counts: dict[int, int] = {}
-    if per_day:
-        for table_id, total in (
-            SoftCount.objects.filter(gaming_day=gaming_day, shift=WHOLE_DAY, witnessed_by__isnull=False)
-            .order_by("pk")
-            .values_list("table_id", "total_cents")
-        ):
-            day_counts[table_id] = total  # ascending pk: a signed correction replaces its original
+    day_counts = counted_drops(gaming_day=gaming_day, shift=WHOLE_DAY) if per_day else {}
     by_table: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)
     for table in tables:
         by_table[table["table"]["id"]][table["shift"]] = table

@@ -1,7 +1,7 @@
 """Whether a report is final or provisional, decided in one place.
 
 A **shift** report is final only when the shift has ended and every table of it is done: its
-session closed (a closer counted), its drop counted (the count team's signed soft count, where the
+session closed (a closer counted), its drop counted (the count team's complete soft count, where the
 casino counts per shift) and no fill or credit slip left pending. Until then it is provisional, and
 `shift_status` says why, in words: the shift has not begun or not ended, then each table with what
 it lacks ("BJ-01 day: no closer", "BJ-02 day: no soft count", "BJ-03 day: slips pending").

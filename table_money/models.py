@@ -7,16 +7,18 @@ no row did. The write paths and their ledger entries are in `table_money.service
 A fill or credit slip, once approved, follows its chain of custody (`SlipHandover`: the cage's
 issue or receipt with the runner, the table's receipt with its dealer), and each printed copy is
 recorded (`SlipPrint`: the first the original, the later ones reprints). Both are written once
-and never changed (database triggers, table_money migration 0002).
+and never changed (database triggers, table_money migration 0003).
 
-The soft count: what the count team found in a table's drop box.
+The soft count: what the count team found in a table's drop box (`SoftCount`), counted blind by
+two members (`SoftCountTally`).
 
-One count per table and gaming day and shift (or per gaming day, `shift` empty, when the casino
-counts once a day: setting `CASINO_SOFT_COUNT_PER`). Currency is counted by denomination, markers
-as a total. A count is entered by one member of the count team and signed by a second, different
-member; it takes effect (the reports' counted drop) once both have signed. A count is never
-edited: a correction is a new count that supersedes it (the database refuses deletes, and any
-update but the one that adds the second signature).
+A count is of one table and gaming day and shift (or of a gaming day, `shift` empty, when the
+casino counts once a day: setting `CASINO_SOFT_COUNT_PER`). Each member enters a tally, currency by
+denomination and markers as a total, without seeing the other's; a variance is resolved by a
+recount, a new round of two tallies. Whether a count is complete and what its figure is:
+`table_money.engine.count.count_result`. Nothing here is ever edited or deleted (database
+triggers): a count entered for the wrong table's shift or with wrong figures is corrected by a new
+count that supersedes it, possibly of another shift of the same table, with the reason.
 
 The cage: chip redemptions (a patron's chips exchanged for cash), the cash-out side of Title 31.
 
@@ -277,62 +279,75 @@ class SoftCount(models.Model):
     gaming_day = models.DateField()
     # The shift counted, or WHOLE_DAY when the casino counts once per gaming day.
     shift = models.CharField(max_length=8, blank=True)
-    # Bills by denomination: {"10000": 12} (cents as text -> count).
-    currency = models.JSONField()
-    currency_cents = models.BigIntegerField()
-    markers_cents = models.BigIntegerField()
-    total_cents = models.BigIntegerField()
+    # The count this one corrects (of the same table; of this period or, entered for the wrong
+    # shift, of another): from then on the corrected count is kept but no longer counts.
     supersedes = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
     )
-    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    counted_at = models.DateTimeField()
-    witnessed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    witnessed_at = models.DateTimeField(null=True, blank=True)
+    correction_reason = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField()
 
     class Meta:
         db_table = "casino_softcount"
         constraints = [
             models.CheckConstraint(
-                condition=Q(currency_cents__gte=0, markers_cents__gte=0),
-                name="soft_count_amounts_not_negative",
-            ),
-            models.CheckConstraint(
-                condition=Q(total_cents=F("currency_cents") + F("markers_cents")),
-                name="soft_count_total_is_currency_plus_markers",
-            ),
-            models.CheckConstraint(
                 condition=Q(shift__in=[*SHIFT_NAMES, WHOLE_DAY]), name="soft_count_shift_known"
             ),
             models.CheckConstraint(
-                condition=Q(witnessed_by__isnull=True, witnessed_at__isnull=True)
-                | Q(witnessed_by__isnull=False, witnessed_at__isnull=False),
-                name="soft_count_witness_complete",
-            ),
-            models.CheckConstraint(
-                condition=Q(witnessed_by__isnull=True) | ~Q(witnessed_by=F("counted_by")),
-                name="soft_count_two_different_members",
-            ),
-            models.UniqueConstraint(
-                fields=["table", "gaming_day", "shift"],
-                condition=Q(supersedes__isnull=True),
-                name="soft_count_one_original_per_period",
+                condition=Q(supersedes__isnull=True, correction_reason="")
+                | (Q(supersedes__isnull=False) & ~Q(correction_reason="")),
+                name="soft_count_correction_has_a_reason",
             ),
         ]
         indexes = [models.Index(fields=["gaming_day", "shift"], name="soft_count_day_shift")]
 
     def __str__(self) -> str:
-        return f"Soft count of {self.table}, {self.period_label}, {dollars(self.total_cents)}"
-
-    @property
-    def is_signed(self) -> bool:
-        return self.witnessed_by_id is not None
+        return f"Soft count {self.pk} of {self.table}, {self.period_label}"
 
     @property
     def period_label(self) -> str:
         return f"{self.gaming_day} {self.shift} shift" if self.shift else f"{self.gaming_day} (whole day)"
+
+
+class SoftCountTally(models.Model):
+    """One member's blind count of a drop box: round 1 is the count, later rounds recounts; each
+    round has a first and a second tally, by two different members."""
+
+    count = models.ForeignKey(SoftCount, on_delete=models.PROTECT, related_name="tallies")
+    round = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()  # 1: the round's first tally, 2: its second
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Bills by denomination: {"10000": 12} (cents as text -> count), denominations counted only.
+    currency = models.JSONField()
+    currency_cents = models.BigIntegerField()
+    markers_cents = models.BigIntegerField()
+    total_cents = models.BigIntegerField()
+    counted_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(currency_cents__gte=0, markers_cents__gte=0),
+                name="soft_count_tally_amounts_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(total_cents=F("currency_cents") + F("markers_cents")),
+                name="soft_count_tally_total_is_currency_plus_markers",
+            ),
+            models.CheckConstraint(
+                condition=Q(round__gte=1, place__in=[1, 2]), name="soft_count_tally_round_and_place"
+            ),
+            models.UniqueConstraint(
+                fields=["count", "round", "place"], name="soft_count_tally_one_per_place"
+            ),
+            # The two-person rule: a member counts a box once per round.
+            models.UniqueConstraint(
+                fields=["count", "round", "member"], name="soft_count_tally_two_different_members"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Tally {self.place} of round {self.round} of soft count {self.count_id}"
 
 
 class ChipRedemption(models.Model):

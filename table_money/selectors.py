@@ -1,12 +1,14 @@
 """Reads of the table money (STYLE.md §6)."""
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
-from casino.models import Table
+from casino.models import LedgerTransaction, Table, TableInventory
+from kernel.errors import NotFoundError
+from table_money.engine.count import CountResult, CountRound, Tally, count_result
 from table_money.engine.title31 import FilingState, ctr_due_on, ctr_filing_state
 from table_money.models import (
     HANDOVER_STEPS,
@@ -17,6 +19,8 @@ from table_money.models import (
     SarReferral,
     SlipHandover,
     SlipStatus,
+    SoftCount,
+    SoftCountTally,
 )
 
 _HANDOVERS = Prefetch(
@@ -166,3 +170,125 @@ def list_sar_referrals(*, decided: bool) -> QuerySet[SarReferral]:
     if decided:
         return referrals.filter(decision__isnull=False).order_by("-decision__decided_at", "-pk")
     return referrals.filter(decision__isnull=True).order_by("referred_at", "pk")
+
+
+# --- the soft count ----------------------------------------------------------------------------------
+
+
+def tables_with_drop_box(*, gaming_day: dt.date, shifts: Collection[str]) -> set[int]:
+    """The tables open at some time of these shifts of the gaming day, so with a drop box to count:
+    an opener or closer, a money movement (buy-in, round, fill, credit) or a slip stamped with one
+    of them."""
+    in_period = Q(gaming_day=gaming_day, shift__in=list(shifts))
+    ids: set[int] = set()
+    for model in (LedgerTransaction, TableInventory, ChipSlip):
+        ids.update(
+            model.objects.filter(in_period, table_id__isnull=False)
+            .values_list("table_id", flat=True)
+            .distinct()
+        )
+    return ids
+
+
+def tally_of(row: SoftCountTally) -> Tally:
+    return Tally(
+        member_id=row.member_id,
+        bills={int(denomination): count for denomination, count in row.currency.items()},
+        markers_cents=row.markers_cents,
+    )
+
+
+def rounds_of(tallies: Iterable[SoftCountTally]) -> list[CountRound]:
+    """A count's rounds, in order, from its tally rows."""
+    by_round: dict[int, dict[int, SoftCountTally]] = {}
+    for row in tallies:
+        by_round.setdefault(row.round, {})[row.place] = row
+    return [
+        CountRound(
+            number=number,
+            first=tally_of(places[1]),
+            second=tally_of(places[2]) if 2 in places else None,
+        )
+        for number, places in sorted(by_round.items())
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class CountRecord:
+    """A count with its tally rows (round, then place), its rounds and its result."""
+
+    count: SoftCount
+    tallies: list[SoftCountTally]
+    rounds: list[CountRound]
+    result: CountResult
+
+    @property
+    def superseded_by(self) -> SoftCount | None:
+        return getattr(self.count, "superseded_by", None)
+
+    def tallies_of_round(self, number: int) -> list[SoftCountTally]:
+        return [row for row in self.tallies if row.round == number]
+
+
+def _counts() -> QuerySet[SoftCount]:
+    return SoftCount.objects.select_related(
+        "table", "table__pit", "supersedes", "supersedes__table", "superseded_by", "superseded_by__table"
+    ).prefetch_related(
+        Prefetch(
+            "tallies",
+            queryset=SoftCountTally.objects.select_related("member").order_by("round", "place"),
+        )
+    )
+
+
+def _record(count: SoftCount) -> CountRecord:
+    tallies = list(count.tallies.all())
+    rounds = rounds_of(tallies)
+    # The reverse one-to-one raises an AttributeError subclass when no count supersedes this one.
+    superseded = getattr(count, "superseded_by", None) is not None
+    return CountRecord(
+        count=count, tallies=tallies, rounds=rounds, result=count_result(rounds, superseded=superseded)
+    )
+
+
+def get_count_record(*, count_id: int) -> CountRecord:
+    count = _counts().filter(pk=count_id).first()
+    if count is None:
+        raise NotFoundError("not_found", f"No soft count {count_id}.")
+    return _record(count)
+
+
+def list_count_records(
+    *, gaming_day: dt.date, shifts: Collection[str] | None = None, table_ids: Collection[int] | None = None
+) -> list[CountRecord]:
+    """The counts of a gaming day (of these shifts, of these tables), superseded ones included,
+    by pit, table, shift and entry."""
+    counts = _counts().filter(gaming_day=gaming_day)
+    if shifts is not None:
+        counts = counts.filter(shift__in=list(shifts))
+    if table_ids is not None:
+        counts = counts.filter(table_id__in=list(table_ids))
+    return [_record(count) for count in counts.order_by("table__pit__name", "table__name", "shift", "pk")]
+
+
+def counted_drops(
+    *, gaming_day: dt.date, shift: str, table_ids: Collection[int] | None = None
+) -> dict[int, int]:
+    """Each table's counted drop of the period (a shift, or the whole day: `shift` empty): the
+    figure of its count that counts (`count_result`), for the tables that have one."""
+    return {
+        record.count.table_id: record.result.total_cents
+        for record in list_count_records(gaming_day=gaming_day, shifts=[shift], table_ids=table_ids)
+        if record.result.counts and record.result.total_cents is not None
+    }
+
+
+def current_count(*, table_id: int, gaming_day: dt.date, shift: str) -> SoftCount | None:
+    """The period's count not superseded, if any (the services keep to one per period)."""
+    return (
+        SoftCount.objects.filter(
+            table_id=table_id, gaming_day=gaming_day, shift=shift, superseded_by__isnull=True
+        )
+        .order_by("-pk")
+        .first()
+    )

@@ -16,9 +16,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tables/<int:table_id>/close/", accounting_views.TableCloseApi.as_view(), name="table-close"),
     path("soft-counts/", soft_count_views.SoftCountCreateApi.as_view(), name="soft-count-create"),
     path(
-        "soft-counts/<int:count_id>/sign/",
-        soft_count_views.SoftCountSignApi.as_view(),
-        name="soft-count-sign",
+        "soft-counts/<int:count_id>/tallies/",
+        soft_count_views.SoftCountTallyApi.as_view(),
+        name="soft-count-tally",
     ),
     path("cage/redemptions/", cage_views.RedemptionCreateApi.as_view(), name="cage-redemption-create"),
     path("title31/", title31_views.Title31DayApi.as_view(), name="title31-day"),

@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 
 from casino.models import Table
 from casino.services.provisioning import ProvisionedStaff
+from table_money.models import SoftCountTally
 from tests.support.api import post
 
 SOFT_COUNTS = "/api/v1/soft-counts/"
@@ -33,8 +34,10 @@ def record_count(
     shift: str | None = "day",
     currency: Mapping[str, int],
     markers_cents: int = 0,
+    **extra: Any,
 ) -> Any:
     body: dict[str, Any] = {
+        **extra,
         "table": table.pk,
         "gaming_day": gaming_day,
         "currency": dict(currency),
@@ -45,5 +48,18 @@ def record_count(
     return post(client, SOFT_COUNTS, body)
 
 
-def sign_count(client: APIClient, count_id: int) -> Any:
-    return post(client, f"{SOFT_COUNTS}{count_id}/sign/", {})
+def record_tally(
+    client: APIClient, count_id: int, *, currency: Mapping[str, int], markers_cents: int = 0
+) -> Any:
+    """A member's own (blind) tally of a count: its second, or a recount."""
+    return post(
+        client,
+        f"{SOFT_COUNTS}{count_id}/tallies/",
+        {"currency": dict(currency), "markers_cents": markers_cents},
+    )
+
+
+def second_count_agreeing(client: APIClient, count_id: int) -> Any:
+    """The second member's blind tally, finding in the box what the first member found."""
+    first = SoftCountTally.objects.get(count_id=count_id, round=1, place=1)
+    return record_tally(client, count_id, currency=first.currency, markers_cents=first.markers_cents)

@@ -1,5 +1,6 @@
-"""The soft count: entered and signed by two different members of the count team, never edited,
-and the counted drop the shift report bases win on (with the estimated drop and the difference)."""
+"""The soft count: counted blind by two different members of the count team, never edited, and
+once the two agree the counted drop the shift report bases win on (with the estimated drop and the
+difference)."""
 
 import datetime as dt
 from collections.abc import Callable
@@ -15,13 +16,13 @@ from casino.services.provisioning import ProvisionedStaff
 from kernel.errors import ServiceError
 from reports import services as reports
 from reports.models import ShiftReport
-from table_money.models import SoftCount
+from table_money.models import SoftCount, SoftCountTally
 from table_money.services import soft_counts
 from tests.compliance.counted_drop_support import (
     SOFT_COUNTS,
     count_team,
     record_count,
-    sign_count,
+    record_tally,
     two_supervisors,
 )
 from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, problem
@@ -77,7 +78,7 @@ def team(make_staff: Callable[[str], tuple[ProvisionedStaff, APIClient]]) -> tup
     return count_team(make_staff)
 
 
-def test_a_signed_count_is_the_drop_the_win_is_based_on(
+def test_a_count_both_members_agree_on_is_the_drop_the_win_is_based_on(
     make_table: Callable[..., TableActors],
     supervisors: tuple[APIClient, APIClient],
     team: tuple[APIClient, APIClient],
@@ -103,24 +104,27 @@ def test_a_signed_count_is_the_drop_the_win_is_based_on(
     entered = ok(
         record_count(counter, table.table, gaming_day="2026-11-20", currency=BILLS, markers_cents=20_000), 201
     )
-    assert (entered["currency_cents"], entered["markers_cents"], entered["total_cents"]) == (
-        45_000,
-        20_000,
-        65_000,
+    assert (entered["status"], entered["total_cents"], entered["counts"]) == (
+        "awaiting_second_count",
+        None,
+        False,
     )
-    assert entered["currency"] == {"500": 2, "2000": 2, "10000": 4}
-    assert entered["in_effect"] is False
-    # Entered but signed by one member only: not yet the counted drop.
+    # The figures of a round are withheld until both tallies are in.
+    (tally,) = entered["rounds"][0]["tallies"]
+    assert (tally["currency"], tally["total_cents"], entered["rounds"][0]["variance"]) == (None, None, None)
+    # Entered by one member only: not yet the counted drop.
     assert produce(table).counted_drop_cents is None
 
-    signed = ok(sign_count(checker, entered["id"]))
-    stored = SoftCount.objects.select_related("counted_by", "witnessed_by").get(pk=entered["id"])
-    assert stored.witnessed_by is not None
-    assert [s["user"] for s in signed["signatures"]] == [
-        stored.counted_by.get_username(),
-        stored.witnessed_by.get_username(),
-    ]
-    assert signed["in_effect"] is True
+    agreed = ok(record_tally(checker, entered["id"], currency=BILLS, markers_cents=20_000), 201)
+    assert (agreed["status"], agreed["total_cents"], agreed["counts"]) == ("complete", 65_000, True)
+    first, second = agreed["rounds"][0]["tallies"]
+    assert (first["currency"], first["currency_cents"], first["markers_cents"]) == (
+        {"500": 2, "2000": 2, "10000": 4},
+        45_000,
+        20_000,
+    )
+    assert second["member"] != first["member"]
+    assert agreed["rounds"][0]["variance"] == {"denominations": {}, "markers_cents": 0, "total_cents": 0}
 
     after = produce(table)
     assert (after.drop_cents, after.estimated_drop_cents, after.counted_drop_cents) == (
@@ -139,7 +143,7 @@ def test_a_signed_count_is_the_drop_the_win_is_based_on(
         .order_by("pk")
         .values_list("event_type", flat=True)
     )
-    assert events == ["casino.soft_count.recorded", "casino.soft_count.signed"]
+    assert events == ["casino.soft_count.recorded", "casino.soft_count.tally_recorded"]
 
 
 def test_the_api_payload_shows_both_drops_their_difference_and_the_basis(
@@ -152,7 +156,7 @@ def test_the_api_payload_shows_both_drops_their_difference_and_the_basis(
     entered = ok(
         record_count(team[0], table.table, gaming_day="2026-11-20", currency=BILLS, markers_cents=20_000), 201
     )
-    ok(sign_count(team[1], entered["id"]))
+    ok(record_tally(team[1], entered["id"], currency=BILLS, markers_cents=20_000), 201)
     produce(table)
 
     body = ok(supervisors[0].get("/api/v1/reports/shifts/", {"gaming_day": "2026-11-20", "shift": "day"}))
@@ -173,7 +177,7 @@ def test_the_api_payload_shows_both_drops_their_difference_and_the_basis(
     assert (casino["drop_basis"], body["provisional"]) == ("counted", False)
 
 
-def test_a_correction_supersedes_the_count_and_takes_effect_once_signed(
+def test_a_correction_supersedes_the_count_at_once_and_counts_once_complete(
     make_table: Callable[..., TableActors],
     supervisors: tuple[APIClient, APIClient],
     team: tuple[APIClient, APIClient],
@@ -184,29 +188,37 @@ def test_a_correction_supersedes_the_count_and_takes_effect_once_signed(
     first = ok(
         record_count(counter, table.table, gaming_day="2026-11-20", currency=BILLS, markers_cents=20_000), 201
     )
-    ok(sign_count(checker, first["id"]))
+    ok(record_tally(checker, first["id"], currency=BILLS, markers_cents=20_000), 201)
+    assert produce(table).counted_drop_cents == 65_000
 
-    # A $100 bill found stuck in the box: a new count, entered by the other member this time.
+    # A $100 bill found stuck in the box: a new count, started by the other member this time.
+    corrected = {**BILLS, "10000": 5}
     second = ok(
         record_count(
             checker,
             table.table,
             gaming_day="2026-11-20",
-            currency={**BILLS, "10000": 5},
+            currency=corrected,
             markers_cents=20_000,
+            corrects=first["id"],
+            reason="A $100 bill was stuck in the box",
         ),
         201,
     )
-    assert second["supersedes"] == first["id"]
-    assert produce(table).counted_drop_cents == 65_000  # the correction is not signed yet
-    ok(sign_count(counter, second["id"]))
+    assert (second["supersedes"], second["correction_reason"]) == (
+        first["id"],
+        "A $100 bill was stuck in the box",
+    )
+    # The corrected count no longer counts; the correction does once both members agree on it.
+    assert produce(table).counted_drop_cents is None
+    ok(record_tally(counter, second["id"], currency=corrected, markers_cents=20_000), 201)
 
     assert produce(table).counted_drop_cents == 75_000
-    assert SoftCount.objects.get(pk=first["id"]).total_cents == 65_000  # kept, never edited
-    problem(sign_count(counter, first["id"]), 409, "count_already_signed")
+    assert SoftCountTally.objects.filter(count_id=first["id"]).count() == 2  # kept, never edited
+    problem(record_tally(counter, first["id"], currency=BILLS), 409, "count_superseded")
 
 
-def test_the_database_refuses_to_edit_or_delete_a_count(
+def test_the_database_refuses_to_edit_or_delete_a_count_or_a_tally(
     make_table: Callable[..., TableActors],
     supervisors: tuple[APIClient, APIClient],
     team: tuple[APIClient, APIClient],
@@ -214,20 +226,22 @@ def test_the_database_refuses_to_edit_or_delete_a_count(
 ) -> None:
     table = played_day_shift(make_table, supervisors[0], clock)
     entered = ok(record_count(team[0], table.table, gaming_day="2026-11-20", currency=BILLS), 201)
+    ok(record_tally(team[1], entered["id"], currency=BILLS), 201)
 
     for change in (
-        lambda: SoftCount.objects.filter(pk=entered["id"]).update(currency_cents=0, total_cents=0),
-        lambda: SoftCount.objects.filter(pk=entered["id"]).delete(),
+        lambda: SoftCountTally.objects.filter(count_id=entered["id"]).update(currency_cents=0, total_cents=0),
+        lambda: SoftCountTally.objects.filter(count_id=entered["id"]).delete(),
+        lambda: SoftCount.objects.filter(pk=entered["id"]).update(shift="swing"),
+        # Past the ORM's own protection of the tallies: the database's.
+        lambda: SoftCount.objects.filter(pk=entered["id"])._raw_delete(using="default"),
     ):
-        with pytest.raises(DatabaseError, match=r"never edited|not allowed"), transaction.atomic():
+        with pytest.raises(DatabaseError, match="not allowed"), transaction.atomic():
             change()
-    ok(sign_count(team[1], entered["id"]))
-    with pytest.raises(DatabaseError, match="never edited"), transaction.atomic():
-        SoftCount.objects.filter(pk=entered["id"]).update(witnessed_at=dt.datetime.now(dt.UTC))
-    assert SoftCount.objects.get(pk=entered["id"]).total_cents == 45_000
+    assert list(SoftCountTally.objects.values_list("total_cents", flat=True)) == [45_000, 45_000]
+    assert SoftCount.objects.get(pk=entered["id"]).shift == "day"
 
 
-def test_one_member_cannot_sign_twice(
+def test_one_member_cannot_count_a_box_twice(
     make_table: Callable[..., TableActors],
     supervisors: tuple[APIClient, APIClient],
     team: tuple[APIClient, APIClient],
@@ -236,14 +250,14 @@ def test_one_member_cannot_sign_twice(
     table = played_day_shift(make_table, supervisors[0], clock)
     entered = ok(record_count(team[0], table.table, gaming_day="2026-11-20", currency=BILLS), 201)
 
-    body = problem(sign_count(team[0], entered["id"]), 403, "signer_is_counter")
+    body = problem(record_tally(team[0], entered["id"], currency=BILLS), 403, "same_member_twice")
 
     assert "second, different member" in body["detail"]
-    assert SoftCount.objects.get(pk=entered["id"]).witnessed_by_id is None
-    assert not AuditEvent.objects.filter(event_type="casino.soft_count.signed").exists()
+    assert SoftCountTally.objects.count() == 1
+    assert not AuditEvent.objects.filter(event_type="casino.soft_count.tally_recorded").exists()
 
 
-def test_only_the_count_team_enters_or_signs_a_count(
+def test_only_the_count_team_enters_a_count(
     make_table: Callable[..., TableActors],
     supervisors: tuple[APIClient, APIClient],
     team: tuple[APIClient, APIClient],
@@ -259,16 +273,21 @@ def test_only_the_count_team_enters_or_signs_a_count(
         403,
         "role_not_allowed",
     )
-    problem(sign_count(compliance, entered["id"]), 403, "role_not_allowed")
-    problem(sign_count(table.terminal, entered["id"]), 403, "role_not_allowed")
+    problem(record_tally(compliance, entered["id"], currency=BILLS), 403, "role_not_allowed")
+    problem(record_tally(table.terminal, entered["id"], currency=BILLS), 403, "role_not_allowed")
     # The service refuses too, whatever calls it.
     with pytest.raises(ServiceError) as refused:
-        soft_counts.sign_soft_count(
-            count_id=entered["id"], user=compliance_staff.user, actor=SYSTEM, now=dt.datetime.now(dt.UTC)
+        soft_counts.record_soft_count_tally(
+            count_id=entered["id"],
+            currency=BILLS,
+            markers_cents=0,
+            user=compliance_staff.user,
+            actor=SYSTEM,
+            now=dt.datetime.now(dt.UTC),
         )
     assert refused.value.code == "role_not_allowed"
     assert SoftCount.objects.count() == 1
-    assert SoftCount.objects.get().witnessed_by_id is None
+    assert SoftCountTally.objects.count() == 1
 
 
 @pytest.mark.parametrize(
@@ -283,6 +302,11 @@ def test_only_the_count_team_enters_or_signs_a_count(
         ({"shift": "night"}, 422, "invalid_shift"),
         ({"shift": None}, 422, "invalid_shift"),
         ({"gaming_day": "2026-11-21"}, 422, "count_period_in_future"),
+        ({"shift": "swing"}, 422, "count_period_running"),
+        ({"corrects": 999_999, "reason": "wrong shift"}, 404, "not_found"),
+        ({"reason": "wrong shift"}, 422, "reason_without_correction"),
+        ({"reason": "x" * 301}, 400, "validation_error"),
+        ({"not_open_confirmed": "maybe"}, 400, "validation_error"),
         ({"gaming_day": "20-11-2026"}, 400, "validation_error"),
         ({"table": 999_999}, 404, "not_found"),
         ({"table": "1"}, 400, "validation_error"),
@@ -335,6 +359,13 @@ def test_a_casino_counting_once_a_day_counts_without_a_shift(
 ) -> None:
     settings.CASINO_SOFT_COUNT_PER = "day"
     table = played_day_shift(make_table, supervisors[0], clock)
+    # The gaming day runs until 06:00 the next morning: counted once it has ended.
+    problem(
+        record_count(team[0], table.table, gaming_day="2026-11-20", shift=None, currency=BILLS),
+        422,
+        "count_period_running",
+    )
+    clock.set(dt.datetime(2026, 11, 21, 6, 30, tzinfo=CASINO_ZONE))
 
     problem(record_count(team[0], table.table, gaming_day="2026-11-20", currency=BILLS), 422, "invalid_shift")
     entered = ok(record_count(team[0], table.table, gaming_day="2026-11-20", shift=None, currency=BILLS), 201)
@@ -343,7 +374,7 @@ def test_a_casino_counting_once_a_day_counts_without_a_shift(
     assert SoftCount.objects.get(pk=entered["id"]).shift == ""
 
 
-def test_signing_a_count_of_an_ended_shift_enqueues_its_report_regeneration(
+def test_completing_a_count_of_an_ended_shift_enqueues_its_report_regeneration(
     make_table: Callable[..., TableActors],
     supervisors: tuple[APIClient, APIClient],
     team: tuple[APIClient, APIClient],
@@ -359,7 +390,7 @@ def test_signing_a_count_of_an_ended_shift_enqueues_its_report_regeneration(
     monkeypatch.setattr(app, "send_task", lambda name, kwargs: sent.append((name, kwargs)))
 
     with django_capture_on_commit_callbacks(execute=True):
-        ok(sign_count(team[1], entered["id"]))
+        ok(record_tally(team[1], entered["id"], currency=BILLS), 201)
 
     assert sent == [
         (

@@ -27,7 +27,7 @@ from casino.services.provisioning import ProvisionedStaff
 from floor.compliance.day import latest_worksheets
 from reports import tasks
 from table_money.models import CashDirection, CtrWorksheet, MtlEntry
-from tests.compliance.counted_drop_support import record_count, sign_count
+from tests.compliance.counted_drop_support import record_count, second_count_agreeing
 from tests.compliance.ratings_support import open_reported_shoe, price_paytable_v1, seat
 from tests.support.api import (
     TableActors,
@@ -402,10 +402,10 @@ def test_a_gaming_day_played_through_the_api_files_its_title31_ratings_and_daily
                          markers_cents=500_000),
             201,
         )  # fmt: skip
-        ok(sign_count(witness, counted_a["id"]))
+        agreed_a = ok(second_count_agreeing(witness, counted_a["id"]), 201)
         counted_b = ok(record_count(counter, table_b.table, gaming_day=DAY, currency={"10000": 50}), 201)
-        ok(sign_count(witness, counted_b["id"]))
-    assert (counted_a["total_cents"], counted_b["total_cents"]) == (2_095_000, 500_000)
+        agreed_b = ok(second_count_agreeing(witness, counted_b["id"]), 201)
+    assert (agreed_a["total_cents"], agreed_b["total_cents"]) == (2_095_000, 500_000)
 
     # --- the final daily report ------------------------------------------------------------------
     final = ok(supervisor.get(REPORTS, {"gaming_day": DAY}))
@@ -586,7 +586,7 @@ def test_a_table_closed_after_one_counted_shift_is_counted_for_the_day(
     for moment in (at(14), at(22), at(6, day=21)):
         beat_at(clock, moment)
     entered = ok(record_count(counter, table.table, gaming_day=DAY, currency={"10000": 4}), 201)  # 40,000
-    ok(sign_count(witness, entered["id"]))
+    ok(second_count_agreeing(witness, entered["id"]), 201)
     tasks.produce_shift_reports.apply(kwargs={"gaming_day": DAY, "shift": "day"}).get()
 
     (daily,) = ok(supervisor.get(REPORTS, {"gaming_day": DAY}))["daily"]["tables"]

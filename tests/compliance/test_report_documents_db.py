@@ -128,8 +128,10 @@ def test_once_counted_and_ended_the_report_is_final_and_its_totals_match_hand_su
             actor=AuditActor(kind="user", user_id=counter.user.pk, username=counter.user.get_username()),
             now=clock(),
         )
-        soft_counts.sign_soft_count(
+        soft_counts.record_soft_count_tally(
             count_id=count.pk,
+            currency={"10000": hundreds},
+            markers_cents=markers,
             user=witness.user,
             actor=AuditActor(kind="user", user_id=witness.user.pk, username=witness.user.get_username()),
             now=clock(),

@@ -20,7 +20,12 @@ from reports import services as reports
 from reports import tasks
 from reports.models import ShiftReport, ShiftReportLine
 from reports.read import shift_report_payload
-from tests.compliance.counted_drop_support import count_team, record_count, sign_count, two_supervisors
+from tests.compliance.counted_drop_support import (
+    count_team,
+    record_count,
+    second_count_agreeing,
+    two_supervisors,
+)
 from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, request_slip
 from tests.support.gaming_day import CASINO_ZONE, GAMING_DAY, Clock, day_shift_clock, price_paytable
 from tests.support.rounds import play_round, wager
@@ -58,7 +63,7 @@ def counted(
     team: tuple[APIClient, APIClient], table: TableActors, bills: dict[str, int], **extra: Any
 ) -> None:
     entered = ok(record_count(team[0], table.table, gaming_day="2026-11-20", currency=bills, **extra), 201)
-    ok(sign_count(team[1], entered["id"]))
+    ok(second_count_agreeing(team[1], entered["id"]), 201)
 
 
 def test_a_table_still_open_is_listed_apart_and_the_totals_are_over_the_closed_one(
@@ -117,16 +122,17 @@ def test_a_running_shift_is_provisional_until_its_report_is_regenerated_after_it
     ok(open_table(supervisors[0], table, {"100000": 10}), 201)
     ok(buy_in(table, 1, 10_000), 201)
     ok(close_table(supervisors[0], table, {"100000": 9, "10000": 9}), 201)
-    counted(team, table, {"10000": 1})  # counted while the shift still runs (10:00)
+    # Closed at 10:00, while the shift still runs: its box is counted once the shift has ended.
 
     running = produce()[table.table.pk]
-    assert (running.complete, running.provisional) == (True, True)
+    assert (running.complete, running.provisional) == (False, True)
     payload = shift_report_payload(gaming_day=GAMING_DAY, shifts=["day"], now=timezone.now())
     assert payload["provisional"] is True
-    assert payload["provisional_reasons"] == ["the day shift has not ended"]
+    assert payload["provisional_reasons"] == ["the day shift has not ended", "BJ-01 day: no soft count"]
     assert payload["tables"][0]["provisional"] is True
 
     clock.set(AFTER_DAY_SHIFT)
+    counted(team, table, {"10000": 1})
     final = produce()[table.table.pk]
 
     assert (final.complete, final.provisional, final.win_cents) == (True, False, 0)

@@ -21,7 +21,12 @@ from casino.services.provisioning import ProvisionedStaff
 from reports import tasks
 from reports.models import ShiftReport
 from reports.status import ShiftClock, TableState, period_status, report_status
-from tests.compliance.counted_drop_support import count_team, record_count, sign_count, two_supervisors
+from tests.compliance.counted_drop_support import (
+    count_team,
+    record_count,
+    second_count_agreeing,
+    two_supervisors,
+)
 from tests.support.api import TableActors, buy_in, close_table, ok, open_table, request_slip
 from tests.support.gaming_day import CASINO_ZONE, REPORTS, Clock, day_shift_clock
 from tests.support.report_documents import pdf_page_texts
@@ -145,7 +150,7 @@ def assert_final(report: ReadAs) -> None:
 
 def counted(team: tuple[APIClient, APIClient], table: TableActors, bills: dict[str, int]) -> None:
     entered = ok(record_count(team[0], table.table, gaming_day=DAY, currency=bills), 201)
-    ok(sign_count(team[1], entered["id"]))
+    ok(second_count_agreeing(team[1], entered["id"]), 201)
 
 
 @pytest.mark.django_db
@@ -200,8 +205,8 @@ def test_a_gaming_day_with_shifts_still_to_come_is_provisional_with_its_figures_
     ok(open_table(supervisors[0], table, {"100000": 10}), 201)
     ok(buy_in(table, 1, 10_000), 201)
     ok(close_table(supervisors[0], table, {"100000": 9, "10000": 9}), 201)
-    counted(team, table, {"10000": 1})
     clock.set(AFTER_DAY_SHIFT)  # 14:30: the day shift is final, the swing runs, the grave is to come
+    counted(team, table, {"10000": 1})
 
     assert_final(read(supervisors[1], gaming_day=DAY, shift="day"))
     day = read(supervisors[1], gaming_day=DAY)
@@ -274,8 +279,8 @@ def test_a_slip_pending_keeps_a_closed_and_counted_shift_provisional(
     ok(buy_in(table, 1, 10_000), 201)
     ok(request_slip(table.terminal, "fill", {"10000": 5}), 201)  # never approved
     ok(close_table(supervisors[0], table, {"100000": 9, "10000": 9}), 201)
-    counted(team, table, {"10000": 1})
     clock.set(AFTER_DAY_SHIFT)
+    counted(team, table, {"10000": 1})
 
     report = read(supervisors[1], gaming_day=DAY, shift="day")
 

@@ -10,7 +10,12 @@ import pytest
 from rest_framework.test import APIClient
 
 from casino.services.provisioning import ProvisionedStaff
-from tests.compliance.counted_drop_support import count_team, record_count, sign_count, two_supervisors
+from tests.compliance.counted_drop_support import (
+    count_team,
+    record_count,
+    second_count_agreeing,
+    two_supervisors,
+)
 from tests.support.api import TableActors, buy_in, close_table, ok, open_table, post, request_slip
 from tests.support.console import Console, sign_in
 from tests.support.gaming_day import CASINO_ZONE, Clock, day_shift_clock
@@ -70,11 +75,11 @@ def test_a_pit_boss_reads_the_running_shift_as_provisional_and_the_closed_and_co
     # --- the table is put right, closed and counted; the shift ends -----------------------------
     ok(post(approver, f"/api/v1/fills/{fill['id']}/approve/"))
     ok(close_table(requester, main, {"100000": 10, "10000": 5}), 201)
-    for table, bills in ((main, {"10000": 5}), (side, {"10000": 2})):
-        entered = ok(record_count(counter, table.table, gaming_day=DAY, currency=bills), 201)
-        ok(sign_count(witness, entered["id"]))
     ok(close_table(requester, elsewhere, {"100000": 5}), 201)
     clock.set(AFTER_DAY_SHIFT)
+    for table, bills in ((main, {"10000": 5}), (side, {"10000": 2})):
+        entered = ok(record_count(counter, table.table, gaming_day=DAY, currency=bills), 201)
+        ok(second_count_agreeing(witness, entered["id"]), 201)
     # Hours later: the console signed the idle pit boss out; they sign in again.
     boss = sign_in(boss.browser, boss.base_url, boss.username, "pit_boss-pass-2026")
 

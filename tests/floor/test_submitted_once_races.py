@@ -70,7 +70,7 @@ def test_four_tabs_cashing_out_3100_with_one_key_pay_once_with_one_mtl_line(make
         "slip approval",
         "slip void",
         "soft count entry",
-        "soft count signature",
+        "soft count second count",
     ],
 )
 def test_racing_tabs_with_one_key_record_once(make_table: Tables, form: str) -> None:
@@ -81,8 +81,8 @@ def test_racing_tabs_with_one_key_record_once(make_table: Tables, form: str) -> 
         "fill request": {"slips": 1},
         "slip approval": {"approved_slips": 1, "ledger_transactions": 1},
         "slip void": {"slip_voids": 1, "ledger_transactions": 1},
-        "soft count entry": {"soft_counts": 1},
-        "soft count signature": {"signed_counts": 1},
+        "soft count entry": {"soft_counts": 1, "count_tallies": 1},
+        "soft count second count": {"count_tallies": 1},
     }[form]
     assert {name: added(before, after).get(name, 0) for name in expected} == expected
     assert sorted(answers) == sorted([[done]] + [[already_recorded(done)]] * (TABS - 1))

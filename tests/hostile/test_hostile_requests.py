@@ -10,6 +10,7 @@ each request. An accepted variation (an extra field is ignored) may change the s
 case then starts from the new fingerprint.
 """
 
+import datetime as dt
 import json
 import logging
 import re
@@ -31,7 +32,7 @@ from bonus_tie import services as paytables
 from bonus_tie.engine.kinds import BONUS_KINDS
 from casino.models import GameKind, Table
 from casino.services.provisioning import ProvisionedStaff
-from kernel.gaming_day import gaming_day_and_shift
+from kernel.gaming_day import gaming_day_and_shift, shift_bounds
 from tests.bonus_tie.conftest import Staff, compute
 from tests.hostile.corpus import Case, cases_for
 from tests.support.api import TableActors, post
@@ -402,13 +403,16 @@ def _redemption(world: World) -> Target:
 
 
 def _soft_count_body(world: World) -> dict[str, Any]:
-    gaming_day, shift = gaming_day_and_shift(timezone.now())
+    """The count of the shift before the running one (the last ended shift)."""
+    start, _ = shift_bounds(*gaming_day_and_shift(timezone.now()))
+    gaming_day, shift = gaming_day_and_shift(start - dt.timedelta(minutes=1))
     return {
         "table": world.actors.table.pk,
         "gaming_day": gaming_day.isoformat(),
         "shift": shift,
         "currency": {"10000": 20, "2000": 15},
         "markers_cents": 0,
+        "not_open_confirmed": True,
     }
 
 
@@ -417,9 +421,10 @@ def _soft_count(world: World) -> Target:
     return Target(client, _plain("/api/v1/soft-counts/"), None, _soft_count_body(world))
 
 
-def _soft_count_sign(world: World) -> Target:
+def _soft_count_tally(world: World) -> Target:
     count = world.ok(world.staff("count_team").client, "/api/v1/soft-counts/", _soft_count_body(world))
-    return Target(world.staff("count_team").client, _at("/api/v1/soft-counts/{}/sign/"), count["id"], {})
+    body = {"currency": {"10000": 20, "2000": 15}, "markers_cents": 0}
+    return Target(world.staff("count_team").client, _at("/api/v1/soft-counts/{}/tallies/"), count["id"], body)
 
 
 def _skill_game_create(world: World) -> Target:
@@ -472,7 +477,7 @@ ENDPOINTS: dict[str, Callable[[World], Target]] = {
     "api/v1/patrons/<int:number>/identify/": _patron_identify,
     "api/v1/cage/redemptions/": _redemption,
     "api/v1/soft-counts/": _soft_count,
-    "api/v1/soft-counts/<int:count_id>/sign/": _soft_count_sign,
+    "api/v1/soft-counts/<int:count_id>/tallies/": _soft_count_tally,
     "api/v1/games/": _skill_game_create,
     "api/v1/games/<int:game_id>/moves/": _skill_game_move,
 }

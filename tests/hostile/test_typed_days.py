@@ -266,7 +266,7 @@ def test_a_soft_count_for_a_day_before_2000_is_refused_on_the_console_and_stores
 
     answer = client.post(
         "/floor/count/",
-        {"table": made.table.pk, "gaming_day": day, "shift": "day", "bills_10000": "3"},
+        {"table": made.table.pk, "period": f"{day}/day", "bills_10000": "3"},
     )
 
     assert answer.status_code == 400

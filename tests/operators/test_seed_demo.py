@@ -18,9 +18,9 @@ from casino.models import Shoe, StaffProfile, StaffRole, Table, TableLimit
 from casino.services.rule_changes import approve_rule_change, request_rule_change
 from config.management.commands.run_service import Command as RunService
 from config.management.commands.seed_demo import DEMO_PIT
-from kernel.gaming_day import gaming_day_and_shift
 from specials.models import Match, MatchState
-from table_money.services.soft_counts import record_soft_count, sign_soft_count
+from table_money.selectors import get_count_record
+from table_money.services.soft_counts import ended_periods, record_soft_count, record_soft_count_tally
 from tests.support.api import client_with_token, ok, post
 from tests.support.factories import restore_migrated_rows
 from tests.support.settings_loaded import settings_loaded
@@ -105,24 +105,27 @@ def test_the_second_pit_boss_approves_what_the_first_requests(demo: dict[str, An
     assert TableLimit.objects.get(table=table, kind="primary").min_cents == 1_000
 
 
-def test_the_two_count_team_members_count_and_sign_a_drop_box(demo: dict[str, Any]) -> None:
-    counter, witness = staff_of(demo, StaffRole.COUNT_TEAM)
+def test_the_two_count_team_members_count_a_drop_box_blind(demo: dict[str, Any]) -> None:
+    counter, second = staff_of(demo, StaffRole.COUNT_TEAM)
     now = timezone.now()
-    gaming_day, shift = gaming_day_and_shift(now)
+    ((gaming_day, shift),) = ended_periods(now=now, count=1)
 
     count = record_soft_count(
         table_id=Table.objects.get(name="BJ-01").pk, gaming_day=gaming_day, shift=shift, currency={"10000": 5},
         markers_cents=0, user=StaffProfile.objects.get(user__username=counter["username"]).user,
-        actor=actor_of(counter), now=now,
+        actor=actor_of(counter), now=now, not_open_confirmed=True,
     )  # fmt: skip
-    signed = sign_soft_count(
+    record_soft_count_tally(
         count_id=count.pk,
-        user=StaffProfile.objects.get(user__username=witness["username"]).user,
-        actor=actor_of(witness),
+        currency={"10000": 5},
+        markers_cents=0,
+        user=StaffProfile.objects.get(user__username=second["username"]).user,
+        actor=actor_of(second),
         now=now,
     )
 
-    assert signed.witnessed_by_id is not None
+    result = get_count_record(count_id=count.pk).result
+    assert (result.status, result.total_cents) == ("complete", 50_000)
 
 
 def test_no_round_is_left_in_play_and_every_table_has_a_shoe_open(demo: dict[str, Any]) -> None:

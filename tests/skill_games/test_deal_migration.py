@@ -5,23 +5,12 @@ from collections.abc import Iterator
 
 import pytest
 from django.db import DatabaseError, connection
-from django.db.migrations.executor import MigrationExecutor
 
 from casino.engine.cards import ALL_CARDS
+from tests.support.migrations import latest, migrate
 
 BEFORE = [("skill_games", "0002_log_guards")]
 DECK = [str(card) for card in ALL_CARDS]
-
-
-def migrate(target: list[tuple[str, str]]) -> None:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
-
-
-def latest() -> list[tuple[str, str]]:
-    executor = MigrationExecutor(connection)
-    return [key for key in executor.loader.graph.leaf_nodes() if key[0] == "skill_games"]
 
 
 def rows(sql: str) -> list[tuple[object, ...]]:
@@ -36,7 +25,7 @@ def at_0002() -> Iterator[None]:
     try:
         yield
     finally:
-        migrate(latest())
+        migrate(latest("skill_games"))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -53,7 +42,7 @@ def test_one_deck_games_keep_their_deal_both_ways() -> None:
                 [DECK, "ab" * 32, "cd" * 32],
             )
 
-    migrate(latest())
+    migrate(latest("skill_games"))
 
     assert rows("SELECT decks, salts, commitments, decks_revealed FROM skill_games_game ORDER BY id") == [
         ([DECK], ["ab" * 32], ["cd" * 32], 0),

@@ -1,5 +1,6 @@
 """The console's forms that record money or a decision, each a scenario to submit twice."""
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,13 +12,22 @@ from audit.context import AuditActor
 from audit.models import AuditEvent
 from blackjack.models import Round
 from casino.models import InventoryKind, LedgerEntry, LedgerTransaction, TableInventory
-from table_money.models import ChipRedemption, ChipSlip, MtlEntry, SlipKind, SlipStatus, SlipVoid, SoftCount
+from table_money.models import (
+    ChipRedemption,
+    ChipSlip,
+    MtlEntry,
+    SlipKind,
+    SlipStatus,
+    SlipVoid,
+    SoftCount,
+    SoftCountTally,
+)
 from table_money.services import accounting, soft_counts
 from tests.floor.form_keys import keyed
 from tests.support.api import TableActors
 from tests.support.floor_operations import (
     CLOSER_CHIPS,
-    DAY_SHIFT,
+    PREVIOUS_SHIFT,
     clock,  # noqa: F401  (the fixed clock of the day shift, autouse)
     closed_in_previous_shift,
     count_form,
@@ -46,7 +56,7 @@ def tally() -> dict[str, int]:
         "slip_voids": SlipVoid.objects.count(),
         "void_rounds": Round.objects.filter(state="void").count(),
         "soft_counts": SoftCount.objects.count(),
-        "signed_counts": SoftCount.objects.filter(witnessed_by__isnull=False).count(),
+        "count_tallies": SoftCountTally.objects.count(),
         "ledger_transactions": LedgerTransaction.objects.count(),
         "ledger_entries": LedgerEntry.objects.count(),
         "audit_events": AuditEvent.objects.count(),
@@ -197,6 +207,7 @@ def _round_void(make_table: Tables) -> Scenario:
 
 def _count_enter(make_table: Tables) -> Scenario:
     actors = make_table("BJ-ONCE-7")
+    closed_in_previous_shift(actors, by=staff_user("floor_supervisor"))
     member = staff_user("count_team")
     return Scenario(
         client=signed_in(member),
@@ -204,26 +215,26 @@ def _count_enter(make_table: Tables) -> Scenario:
         page="/floor/count/",
         body={
             "table": str(actors.table.pk),
-            "gaming_day": "2026-11-20",
-            "shift": "day",
+            "period": "2026-11-19/grave",
             "bills_10000": "4",
             "bills_2000": "2",
             "markers": "200.00",
         },
-        done="Count of BJ-ONCE-7, 2026-11-20 day shift: $640.00 entered. "
-        "A second member of the count team checks and signs it.",
-        records={"soft_counts": 1},
+        done="Your count of BJ-ONCE-7, 2026-11-19 grave shift (22:00-06:00 PST), is entered. A second member "
+        "of the count team now counts the box without seeing yours.",
+        records={"soft_counts": 1, "count_tallies": 1},
         user=member,
     )
 
 
-def _count_sign(make_table: Tables) -> Scenario:
+def _count_second(make_table: Tables) -> Scenario:
     actors = make_table("BJ-ONCE-8")
+    closed_in_previous_shift(actors, by=staff_user("floor_supervisor"))
     entered_by, checker = staff_user("count_team"), staff_user("count_team")
     count = soft_counts.record_soft_count(
         table_id=actors.table.pk,
-        gaming_day=DAY_SHIFT.date(),
-        shift="day",
+        gaming_day=PREVIOUS_SHIFT.date() - dt.timedelta(days=1),
+        shift="grave",
         currency={"10000": 4},
         markers_cents=0,
         user=entered_by,
@@ -232,12 +243,11 @@ def _count_sign(make_table: Tables) -> Scenario:
     )
     return Scenario(
         client=signed_in(checker),
-        url=f"/floor/count/{count.pk}/sign/",
-        page="/floor/count/",
-        body={},
-        done="Count of BJ-ONCE-8, 2026-11-20 day shift signed: $400.00 is its counted drop.",
-        records={"signed_counts": 1},
-        button=True,
+        url=f"/floor/count/{count.pk}/tally/",
+        page=f"/floor/count/{count.pk}/tally/",
+        body={"bills_10000": "4"},
+        done="Both counts of BJ-ONCE-8 agree: $400.00 is its counted drop.",
+        records={"count_tallies": 1},
         user=checker,
     )
 
@@ -251,7 +261,7 @@ SCENARIOS: dict[str, Callable[[Tables], Scenario]] = {
     "slip void": _slip_void,
     "round void": _round_void,
     "soft count entry": _count_enter,
-    "soft count signature": _count_sign,
+    "soft count second count": _count_second,
 }
 
 
