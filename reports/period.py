@@ -92,7 +92,9 @@ def period_figures(
     ):
         rolling = _figures(row, "rolling")
         # A points game's table takes no money: never a table to investigate for its hold.
-        rolling["outside_range"] = hold_outside(rolling["hold_bp"]) and handles_money(row["table__game"])
+        rolling["outside_range"] = hold_outside(
+            hold_bp=rolling["hold_bp"], drop_cents=rolling["drop_cents"]
+        ) and handles_money(row["table__game"])
         table = {
             "table": {"id": row["table_id"], "name": row["table__name"]},
             "pit": row["pit__name"],
