@@ -207,6 +207,20 @@ def _actor(request: HttpRequest) -> AuditActor:
     return AuditActor(kind="user", user_id=user.pk, username=user.get_username(), role=role_of(request) or "")
 
 
+def is_proposer(request: HttpRequest, row: PaytableVersion) -> bool:
+    return row.proposed_by_id is not None and row.proposed_by_id == request.user.pk
+
+
+def may_decide_on(request: HttpRequest, row: PaytableVersion) -> bool:
+    """Whether the viewer may approve or reject `row` (the services refuse anyone else): compliance,
+    never its proposer, while it is proposed."""
+    return (
+        role_of(request) in services.APPROVER_ROLES
+        and row.status == PaytableStatus.PROPOSED
+        and not is_proposer(request, row)
+    )
+
+
 # --- the admin -------------------------------------------------------------------------------
 
 DETAIL_FIELDS = (
@@ -318,6 +332,23 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
         proposal = _proposal(row)
         return _who(row.approved_by, proposal.approved_by_label if proposal is not None else "")
 
+    def get_fields(self, request: HttpRequest, obj: PaytableVersion | None = None) -> tuple[str, ...]:
+        """The Approve and Reject buttons only for whoever may use them; the others read why not."""
+        if obj is not None and not may_decide_on(request, obj):
+            return tuple("decision_note" if field == "decision" else field for field in DETAIL_FIELDS)
+        return DETAIL_FIELDS
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: PaytableVersion | None = None
+    ) -> tuple[str, ...]:
+        return self.get_fields(request, obj)
+
+    @admin.display(description="decision")
+    def decision_note(self, row: PaytableVersion) -> str:
+        if row.status != PaytableStatus.PROPOSED:
+            return str(row.get_status_display())
+        return "Awaiting a decision by compliance (never by its proposer)."
+
     @admin.display(description="decision")
     def decision(self, row: PaytableVersion) -> SafeString:
         if row.status != PaytableStatus.PROPOSED:
@@ -388,9 +419,8 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
             "row": row,
             "approve": approve,
             "form": form,
-            "may_decide": role_of(request) in services.APPROVER_ROLES
-            and row.status == PaytableStatus.PROPOSED,
-            "is_proposer": row.proposed_by_id is not None and row.proposed_by_id == request.user.pk,
+            "may_decide": may_decide_on(request, row),
+            "is_proposer": is_proposer(request, row),
             "flagged": flagged_of(row.report),
             "pays": self.pays_text(row),
             "rules": self.rules_text(row),
@@ -402,6 +432,12 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
         return TemplateResponse(request, "admin/bonus_tie/paytableversion/decide.html", context)
 
     # --- actions
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        if role_of(request) not in services.APPROVER_ROLES:
+            actions.pop("decide_selected", None)
+        return actions
 
     @admin.action(description="Approve or reject the selected paytable (compliance)…")
     def decide_selected(

@@ -146,6 +146,40 @@ def test_the_proposer_cannot_reject_from_the_admin_either(pit_boss: Staff) -> No
     assert events("bonus_tie.paytable.rejected") == []
 
 
+def test_the_proposer_is_shown_no_decision_form_nor_buttons(pit_boss: Staff) -> None:
+    version = propose(pit_boss).version
+    compute(version)
+    moved_to_compliance(pit_boss)
+    client = logged_in(pit_boss)
+
+    change = client.get(f"/admin/bonus_tie/paytableversion/{pk_of(version)}/change/").content.decode()
+    decide = client.get(f"/admin/bonus_tie/paytableversion/{pk_of(version)}/approve/").content.decode()
+
+    assert "Approve…" not in change
+    assert "Awaiting a decision by compliance (never by its proposer)." in change
+    assert "You proposed this paytable: another person must decide on it." in decide
+    assert 'id="paytable-decision-form"' not in decide
+
+
+def test_the_admin_is_shown_no_decision_buttons_nor_the_decide_action(
+    pit_boss: Staff, staff: Callable[[str], Staff], compliance: Staff
+) -> None:
+    version = propose(pit_boss).version
+    change_url = f"/admin/bonus_tie/paytableversion/{pk_of(version)}/change/"
+
+    admin = logged_in(staff("admin"))
+    admin_change = admin.get(change_url).content.decode()
+    admin_list = admin.get("/admin/bonus_tie/paytableversion/").content.decode()
+    compliance_change = logged_in(compliance).get(change_url).content.decode()
+    compliance_list = logged_in(compliance).get("/admin/bonus_tie/paytableversion/").content.decode()
+
+    assert "Approve…" not in admin_change
+    assert "Awaiting a decision by compliance" in admin_change
+    assert "decide_selected" not in admin_list
+    assert "Approve…" in compliance_change
+    assert "decide_selected" in compliance_list
+
+
 def test_compliance_rejects_from_the_admin(pit_boss: Staff, compliance: Staff) -> None:
     version = propose(pit_boss).version
 
