@@ -24,8 +24,10 @@ from django.utils.safestring import SafeString
 
 from audit.context import AuditActor
 from bonus_tie import services
+from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import flagged_of, pays_in_order
+from bonus_tie.selectors import list_reports_by_rules
 from casino.admin import ReadOnlyAdmin, role_of
 from casino.models import StaffRole
 from kernel.errors import CodedError
@@ -235,6 +237,7 @@ DETAIL_FIELDS = (
     "approved_at",
     "override_reason",
     "rejection",
+    "reports_by_rules_view",
     "report_view",
 )
 
@@ -317,6 +320,39 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
         if proposal is None or proposal.rejected_at is None:
             return NO_FIGURE
         return f"by {proposal.rejected_by} at {local_time(proposal.rejected_at)}: {proposal.rejection_reason}"
+
+    @admin.display(description="reports per rule set")
+    def reports_by_rules_view(self, row: PaytableVersion) -> SafeString:
+        """One line per set of house rules the version is priced under: its edges, or why none."""
+        lines = list_reports_by_rules(row)
+        kinds = ["primary", *(kind.value for kind in BONUS_KINDS)]
+        rows = format_html_join(
+            "",
+            '<tr class="rules-report {}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}</tr>',
+            (
+                (
+                    line["status"],
+                    line["rules"]["decks"],
+                    "H17" if line["rules"]["h17"] else "S17",
+                    "yes" if line["rules"]["surrender"] else "no",
+                    line["rules"]["blackjack_pays"],
+                    line["status"],
+                    format_html_join(
+                        "",
+                        "<td>{}</td>",
+                        ((_pct((line["house_edge"] or {}).get(kind), 3),) for kind in kinds),
+                    ),
+                )
+                for line in lines
+            ),
+        )
+        heads = format_html_join("", "<th>{} %</th>", ((kind,) for kind in kinds))
+        return format_html(
+            '<table class="reports-by-rules"><thead><tr><th>decks</th><th>dealer</th><th>surrender</th>'
+            "<th>blackjack pays</th><th>report</th>{}</tr></thead><tbody>{}</tbody></table>",
+            heads,
+            rows,
+        )
 
     @admin.display(description="report")
     def report_view(self, row: PaytableVersion) -> SafeString:

@@ -1,5 +1,6 @@
 """The paytable admin: the stored report beside the decision, and the same rules as the API."""
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -38,6 +39,27 @@ def test_the_change_page_shows_the_report_with_its_flags_highlighted(
     assert "<th>house edge %</th>" in html
     assert "<td>TBJ</td><td>350 to 1</td>" in html
     assert "Approve…" in html
+
+
+def test_the_change_page_lists_the_report_of_each_rule_set_with_its_edges(
+    pit_boss: Staff, compliance: Staff
+) -> None:
+    version = propose(pit_boss, DEFAULT, decks=8, h17=True, surrender=True).version
+    client = logged_in(compliance)
+    url = f"/admin/bonus_tie/paytableversion/{pk_of(version)}/change/"
+
+    pending = client.get(url).content.decode()
+    report = compute(version)
+    ready = client.get(url).content.decode()
+
+    assert report is not None
+    assert report.report is not None
+    row = r'<tr class="rules-report {0}"><td>8</td><td>H17</td><td>yes</td><td>3:2</td><td>{0}</td>'
+    assert re.search(row.format("pending"), pending)
+    t17 = next(line["house_edge"] for line in report.report["house_edge"]["rows"] if line["kind"] == "T17")
+    ready_row = re.search(row.format("ready") + r"(.*?)</tr>", ready)
+    assert ready_row is not None
+    assert f"<td>{100 * t17:.3f}</td>" in ready_row.group(1)
 
 
 def test_the_list_shows_pending_and_flagged_versions(pit_boss: Staff, compliance: Staff) -> None:
