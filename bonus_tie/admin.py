@@ -24,8 +24,10 @@ from django.utils.safestring import SafeString
 
 from audit.context import AuditActor
 from bonus_tie import services
+from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import flagged_of, pays_in_order
+from bonus_tie.selectors import list_reports_by_rules
 from casino.admin import ReadOnlyAdmin, role_of
 from casino.models import StaffRole
 from kernel.errors import CodedError
@@ -207,6 +209,20 @@ def _actor(request: HttpRequest) -> AuditActor:
     return AuditActor(kind="user", user_id=user.pk, username=user.get_username(), role=role_of(request) or "")
 
 
+def is_proposer(request: HttpRequest, row: PaytableVersion) -> bool:
+    return row.proposed_by_id is not None and row.proposed_by_id == request.user.pk
+
+
+def may_decide_on(request: HttpRequest, row: PaytableVersion) -> bool:
+    """Whether the viewer may approve or reject `row` (the services refuse anyone else): compliance,
+    never its proposer, while it is proposed."""
+    return (
+        role_of(request) in services.APPROVER_ROLES
+        and row.status == PaytableStatus.PROPOSED
+        and not is_proposer(request, row)
+    )
+
+
 # --- the admin -------------------------------------------------------------------------------
 
 DETAIL_FIELDS = (
@@ -221,6 +237,7 @@ DETAIL_FIELDS = (
     "approved_at",
     "override_reason",
     "rejection",
+    "reports_by_rules_view",
     "report_view",
 )
 
@@ -304,6 +321,39 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
             return NO_FIGURE
         return f"by {proposal.rejected_by} at {local_time(proposal.rejected_at)}: {proposal.rejection_reason}"
 
+    @admin.display(description="reports per rule set")
+    def reports_by_rules_view(self, row: PaytableVersion) -> SafeString:
+        """One line per set of house rules the version is priced under: its edges, or why none."""
+        lines = list_reports_by_rules(row)
+        kinds = ["primary", *(kind.value for kind in BONUS_KINDS)]
+        rows = format_html_join(
+            "",
+            '<tr class="rules-report {}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}</tr>',
+            (
+                (
+                    line["status"],
+                    line["rules"]["decks"],
+                    "H17" if line["rules"]["h17"] else "S17",
+                    "yes" if line["rules"]["surrender"] else "no",
+                    line["rules"]["blackjack_pays"],
+                    line["status"],
+                    format_html_join(
+                        "",
+                        "<td>{}</td>",
+                        ((_pct((line["house_edge"] or {}).get(kind), 3),) for kind in kinds),
+                    ),
+                )
+                for line in lines
+            ),
+        )
+        heads = format_html_join("", "<th>{} %</th>", ((kind,) for kind in kinds))
+        return format_html(
+            '<table class="reports-by-rules"><thead><tr><th>decks</th><th>dealer</th><th>surrender</th>'
+            "<th>blackjack pays</th><th>report</th>{}</tr></thead><tbody>{}</tbody></table>",
+            heads,
+            rows,
+        )
+
     @admin.display(description="report")
     def report_view(self, row: PaytableVersion) -> SafeString:
         return report_html(row.report, missing=missing_report_text(row))
@@ -317,6 +367,23 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
     def approver(self, row: PaytableVersion) -> str:
         proposal = _proposal(row)
         return _who(row.approved_by, proposal.approved_by_label if proposal is not None else "")
+
+    def get_fields(self, request: HttpRequest, obj: PaytableVersion | None = None) -> tuple[str, ...]:
+        """The Approve and Reject buttons only for whoever may use them; the others read why not."""
+        if obj is not None and not may_decide_on(request, obj):
+            return tuple("decision_note" if field == "decision" else field for field in DETAIL_FIELDS)
+        return DETAIL_FIELDS
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: PaytableVersion | None = None
+    ) -> tuple[str, ...]:
+        return self.get_fields(request, obj)
+
+    @admin.display(description="decision")
+    def decision_note(self, row: PaytableVersion) -> str:
+        if row.status != PaytableStatus.PROPOSED:
+            return str(row.get_status_display())
+        return "Awaiting a decision by compliance (never by its proposer)."
 
     @admin.display(description="decision")
     def decision(self, row: PaytableVersion) -> SafeString:
@@ -388,9 +455,8 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
             "row": row,
             "approve": approve,
             "form": form,
-            "may_decide": role_of(request) in services.APPROVER_ROLES
-            and row.status == PaytableStatus.PROPOSED,
-            "is_proposer": row.proposed_by_id is not None and row.proposed_by_id == request.user.pk,
+            "may_decide": may_decide_on(request, row),
+            "is_proposer": is_proposer(request, row),
             "flagged": flagged_of(row.report),
             "pays": self.pays_text(row),
             "rules": self.rules_text(row),
@@ -402,6 +468,12 @@ class PaytableVersionAdmin(ReadOnlyAdmin):
         return TemplateResponse(request, "admin/bonus_tie/paytableversion/decide.html", context)
 
     # --- actions
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        if role_of(request) not in services.APPROVER_ROLES:
+            actions.pop("decide_selected", None)
+        return actions
 
     @admin.action(description="Approve or reject the selected paytable (compliance)…")
     def decide_selected(

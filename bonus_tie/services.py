@@ -46,6 +46,7 @@ from bonus_tie.mappers import paytable_for
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion, RulesReport
 from bonus_tie.reports import DEFAULT_WORKERS, flagged_of, review_to_json, run_review
 from bonus_tie.selectors import (
+    REPORTED_STATUSES,
     get_paytable_in_force,
     get_paytable_version,
     get_version_in_force,
@@ -64,8 +65,6 @@ APPROVER_ROLES = (StaffRole.COMPLIANCE,)
 MAX_PAYS = 100_000
 MAX_REASON_LENGTH = 2000
 SUBJECT_TYPE = "paytable"
-# The versions that have, or should have, a report: a rejected one is never computed.
-REPORTED_STATUSES = (PaytableStatus.PROPOSED, PaytableStatus.APPROVED)
 # A report queued this long ago and still missing is queued again (its message was lost).
 REQUEUE_AFTER = dt.timedelta(minutes=30)
 
@@ -200,6 +199,7 @@ def propose_paytable(
     decks: object = 6,
     h17: bool = False,
     blackjack_pays: str = "3:2",
+    surrender: object = False,
     user: AbstractBaseUser,
     role: str | None,
     actor: AuditActor,
@@ -207,7 +207,7 @@ def propose_paytable(
 ) -> PaytableVersion:
     _require_role(role, PROPOSER_ROLES, "Only a pit boss or an admin may propose a paytable.")
     clean = clean_pays(pays)
-    rules = review_rules(decks=decks, h17=h17, blackjack_pays=blackjack_pays)
+    rules = review_rules(decks=decks, h17=h17, blackjack_pays=blackjack_pays, surrender=surrender)
     lock_paytable_numbering()
     number = (PaytableVersion.objects.aggregate(top=Max("version"))["top"] or 0) + 1
     row = PaytableVersion.objects.create(

@@ -140,6 +140,10 @@ SPECIALS_DECK_SWAP = env.int("SPECIALS_DECK_SWAP", default=7)
 SPECIALS_DECK_PLUS_ONE = env.int("SPECIALS_DECK_PLUS_ONE", default=7)
 # Shift reports flag tables whose hold is outside this range, in basis points (10%-20%).
 CASINO_EXPECTED_HOLD_BP = tuple(env.list("CASINO_EXPECTED_HOLD_BP", cast=int, default=[1000, 2000]))
+# ... but only once the drop reaches this (a freshly opened table's hold means nothing): $1,000.
+CASINO_HOLD_ALERT_MIN_DROP_CENTS = env.int("CASINO_HOLD_ALERT_MIN_DROP_CENTS", default=100_000)
+if CASINO_HOLD_ALERT_MIN_DROP_CENTS < 0:
+    raise ImproperlyConfigured("CASINO_HOLD_ALERT_MIN_DROP_CENTS is 0 or more.")
 # The soft count of each table's drop box: once per shift ("shift") or once per gaming day ("day").
 CASINO_SOFT_COUNT_PER = env.str("CASINO_SOFT_COUNT_PER", default="shift")
 if CASINO_SOFT_COUNT_PER not in ("shift", "day"):

@@ -32,6 +32,17 @@ class StrictIntegerField(serializers.IntegerField):
         return int(super().to_internal_value(data))
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """JSON `true` or `false` only: not "yes", 1 or "true", which a plain BooleanField takes."""
+
+    default_error_messages = {"invalid": "Must be true or false."}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
 class CodeField(serializers.CharField):
     """A code the service looks up itself (a card, a wager kind), taken exactly as sent.
 

@@ -66,6 +66,9 @@ from table_money.selectors import counted_drops, tables_with_drop_box
 BASIS_POINTS = 10_000
 # Blackjack holds 10-20 % of the drop (backoffice-anchors §2.5); a setting may say otherwise.
 DEFAULT_EXPECTED_HOLD_BP = (1_000, 2_000)
+# A hold on a small drop says nothing (a table just opened, one buy-in in the box): below this drop
+# a hold outside the range is no alert. A setting may say otherwise.
+DEFAULT_HOLD_ALERT_MIN_DROP_CENTS = 100_000
 
 
 def expected_hold_bp() -> tuple[int, int]:
@@ -110,9 +113,17 @@ def hold_percent_text(hold_bp: int | None) -> str | None:
     return fixed_point_text(hold_bp, places=2)
 
 
-def hold_outside(hold_bp: int | None) -> bool:
+def hold_alert_min_drop_cents() -> int:
+    return int(getattr(settings, "CASINO_HOLD_ALERT_MIN_DROP_CENTS", DEFAULT_HOLD_ALERT_MIN_DROP_CENTS))
+
+
+def hold_outside(*, hold_bp: int | None, drop_cents: int | None) -> bool:
+    """Whether a hold is an alert (on the floor, in the reports, among the tables to investigate):
+    outside the expected range, on a drop of at least `CASINO_HOLD_ALERT_MIN_DROP_CENTS`."""
+    if hold_bp is None or drop_cents is None or drop_cents < hold_alert_min_drop_cents():
+        return False
     low, high = expected_hold_bp()
-    return hold_bp is not None and not low <= hold_bp <= high
+    return not low <= hold_bp <= high
 
 
 @dataclass(frozen=True)
@@ -432,7 +443,7 @@ def _table_figures(
         credits_cents=credits,
         win_cents=win,
         hold_bp=hold_bp,
-        hold_outside_range=hold_outside(hold_bp),
+        hold_outside_range=hold_outside(hold_bp=hold_bp, drop_cents=drop),
         rounds_settled=settled,
         rounds_voided=voided,
         hands_dealt=lines.get("primary", {}).get("wagers", 0),

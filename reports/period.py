@@ -16,14 +16,28 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.db.models import Count, Q, Sum
+from django.utils import timezone
 
 from casino.games import handles_money
 from casino.models import GameKind
+from kernel.gaming_day import shift_bounds
 from reports.figures import expected_hold_bp, hold_basis_points, hold_outside, hold_percent_text
 from reports.models import ShiftReport
 
 ROLLING_DAYS = 30
 _SHIFT_ORDER = ("day", "swing", "grave")
+
+
+def last_shift_begun(*, gaming_day: dt.date, shifts: Sequence[str], now: dt.datetime) -> tuple[dt.date, str]:
+    """The last of `shifts` of `gaming_day` that had begun at `now`: the last shift the figures can
+    hold (a later one has nothing stored yet). When none had, the shift before the first of them."""
+    begun = [shift for shift in shifts if shift_bounds(gaming_day, shift)[0] <= now]
+    if begun:
+        return gaming_day, max(begun, key=_SHIFT_ORDER.index)
+    first = _SHIFT_ORDER.index(min(shifts, key=_SHIFT_ORDER.index))
+    if first:
+        return gaming_day, _SHIFT_ORDER[first - 1]
+    return gaming_day - dt.timedelta(days=1), _SHIFT_ORDER[-1]
 
 
 def _through(gaming_day: dt.date, last_shift: str) -> Q:
@@ -62,15 +76,22 @@ def _game_label(game: str) -> str:
 
 
 def period_figures(
-    *, gaming_day: dt.date, shifts: Sequence[str], table_ids: Collection[int] | None = None
+    *,
+    gaming_day: dt.date,
+    shifts: Sequence[str],
+    table_ids: Collection[int] | None = None,
+    now: dt.datetime | None = None,
 ) -> dict[str, Any]:
     """Month- and year-to-date per table and game, and the 30-day hold of every table (of
-    `table_ids` only, when given), up to the last of `shifts` on `gaming_day`."""
-    last_shift = max(shifts, key=_SHIFT_ORDER.index)
+    `table_ids` only, when given), up to the last of `shifts` on `gaming_day` that had begun at
+    `now` (`through` names it)."""
+    through_day, last_shift = last_shift_begun(
+        gaming_day=gaming_day, shifts=shifts, now=now or timezone.now()
+    )
     month_start = gaming_day.replace(day=1)
     year_start = gaming_day.replace(month=1, day=1)
     window_start = gaming_day - dt.timedelta(days=ROLLING_DAYS - 1)
-    through = _through(gaming_day, last_shift)
+    through = _through(through_day, last_shift)
     periods = {
         "month": Q(gaming_day__gte=month_start),
         "year": Q(gaming_day__gte=year_start),
@@ -92,7 +113,9 @@ def period_figures(
     ):
         rolling = _figures(row, "rolling")
         # A points game's table takes no money: never a table to investigate for its hold.
-        rolling["outside_range"] = hold_outside(rolling["hold_bp"]) and handles_money(row["table__game"])
+        rolling["outside_range"] = hold_outside(
+            hold_bp=rolling["hold_bp"], drop_cents=rolling["drop_cents"]
+        ) and handles_money(row["table__game"])
         table = {
             "table": {"id": row["table_id"], "name": row["table__name"]},
             "pit": row["pit__name"],
@@ -115,7 +138,7 @@ def period_figures(
     ]
     low, high = expected_hold_bp()
     return {
-        "through": {"gaming_day": gaming_day.isoformat(), "shift": last_shift},
+        "through": {"gaming_day": through_day.isoformat(), "shift": last_shift},
         "month_start": month_start.isoformat(),
         "year_start": year_start.isoformat(),
         "rolling_start": window_start.isoformat(),

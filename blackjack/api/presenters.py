@@ -5,6 +5,7 @@ from typing import Any
 from blackjack.engine import round as engine
 from blackjack.mappers import house_rules_for, rules_to_json
 from blackjack.selectors import RoundSnapshot
+from casino.games import game_for
 from casino.models import Table
 from casino.side_bets import side_bet_for
 
@@ -87,7 +88,7 @@ def table_payload(table: Table) -> dict[str, Any]:
     return {
         "id": table.pk,
         "name": table.name,
-        "game": table.game,
+        "game": game_for(table.game).code,  # as `provision_table --game` names it (API.md)
         "decks": table.decks,
         "limits": {
             limit.kind: {"min_cents": limit.min_cents, "max_cents": limit.max_cents}

@@ -138,7 +138,9 @@ class KindLimitOutput(serializers.Serializer):
 class TableOutput(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    game = serializers.CharField()
+    game = serializers.CharField(
+        help_text="`tie_bonus` or `specials`: the names `provision_table --game` takes."
+    )
     decks = serializers.IntegerField()
     limits = serializers.DictField(child=KindLimitOutput())
     house_rules = serializers.DictField()

@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from bonus_tie.models import PaytableProposal, PaytableStatus, PaytableVersion
 from bonus_tie.reports import flagged_of, pays_in_order
+from bonus_tie.selectors import list_reports_by_rules
 
 
 def _name(user: AbstractBaseUser | None) -> str | None:
@@ -44,4 +45,5 @@ def paytable_payload(row: PaytableVersion, *, in_force: int | None) -> dict[str,
         "report_status": report_status(row),
         "flagged": flagged_of(row.report),
         "report": row.report,
+        "reports_by_rules": list_reports_by_rules(row),
     }

@@ -8,7 +8,7 @@ from bonus_tie.engine.kinds import BONUS_KINDS
 from bonus_tie.models import PaytableStatus
 from bonus_tie.services import MAX_PAYS, MAX_REASON_LENGTH
 from casino.api.fields import DeckCountField
-from kernel.fields import CodeField
+from kernel.fields import CodeField, StrictBooleanField
 from kernel.schema import SHOWS_TEXT_NO_NUL, NarrowedField
 
 KINDS_TEXT = " ".join(kind.value for kind in BONUS_KINDS)
@@ -51,6 +51,9 @@ class PaytableProposeInput(serializers.Serializer):
         help_text="The shoe the report is computed for: 6 or 8 (`422` `invalid_deck_count`).",
     )
     h17 = serializers.BooleanField(required=False, default=False, help_text="Dealer hits soft 17.")
+    surrender = StrictBooleanField(
+        required=False, default=False, help_text="Late surrender allowed (RULES.md §1.2): `true` or `false`."
+    )
     blackjack_pays = BlackjackPaysField(
         required=False,
         default="3:2",
@@ -78,6 +81,31 @@ class PaytableRejectInput(serializers.Serializer):
 # --- outputs -----------------------------------------------------------------------------------
 
 
+class RuleSetOutput(serializers.Serializer):
+    decks = serializers.IntegerField()
+    h17 = serializers.BooleanField()
+    surrender = serializers.BooleanField()
+    blackjack_pays = serializers.CharField()
+
+
+class ReportByRulesOutput(serializers.Serializer):
+    rules = RuleSetOutput(help_text="The house rules that set this report apart from the version's others.")
+    house_rules = serializers.JSONField(help_text="Every house rule the report is computed for.")
+    status = serializers.ChoiceField(
+        choices=["ready", "pending", "unpriced"],
+        help_text="`pending` while it is to be computed; `unpriced` when it never will be (a rejected "
+        "version): rounds under these rules have no edge, their handle is reported as unpriced.",
+    )
+    house_edge = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        allow_null=True,
+        help_text="The house edge per wager kind (`primary`, then the bonus kinds), once `ready`.",
+    )
+    flagged = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, help_text="Bets the steering check flags."
+    )
+
+
 class PaytableOutput(serializers.Serializer):
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=PaytableStatus.values)
@@ -100,6 +128,11 @@ class PaytableOutput(serializers.Serializer):
     )
     flagged = serializers.ListField(
         child=serializers.CharField(), allow_null=True, help_text="Bets the steering check flags."
+    )
+    reports_by_rules = ReportByRulesOutput(
+        many=True,
+        help_text="The version's reports, one per set of house rules: its own (the proposal's rules) "
+        "first, then one for each other rule set a table deals it under.",
     )
     report = serializers.JSONField(
         allow_null=True,

@@ -106,6 +106,7 @@ class PaytablesApi(APIView):
             pays=data["pays"],
             decks=data["decks"],
             h17=data["h17"],
+            surrender=data["surrender"],
             blackjack_pays=data["blackjack_pays"],
             user=_user_of(principal),
             role=principal.role,

@@ -294,7 +294,7 @@ def _card(
 
     alerts: list[str] = []
     # A points game's table takes no money: a hold there means nothing.
-    if game.handles_money and hold_outside(hold_bp):
+    if game.handles_money and hold_outside(hold_bp=hold_bp, drop_cents=figures.drop_cents):
         low, high = expected_hold_bp()
         alerts.append(
             f"Hold {hold_percent_text(hold_bp)}% is outside the expected "

@@ -93,7 +93,8 @@ def _table_state(table: Table, latest: TableInventory | None, *, now: dt.datetim
     if not table.is_active:
         return TableState("Deactivated", "alarm", is_open=False, note="It deals nothing and takes no money.")
     if latest is None:
-        return TableState("Never opened", "closed", is_open=False, note="Open it with a count of the tray.")
+        how = "with a count of the tray" if game_for(table.game).handles_money else "(no chips are counted)"
+        return TableState("Never opened", "closed", is_open=False, note=f"Open it {how}.")
     period = f"{latest.gaming_day:%Y-%m-%d} {latest.shift} shift"
     if latest.kind == InventoryKind.CLOSER:
         return TableState("Closed", "closed", is_open=False, note=f"Closed for the {period}.")
@@ -180,11 +181,54 @@ def unlock_dealer(request: HttpRequest, table_id: int, dealer_id: int) -> HttpRe
 # --- opener and closer -------------------------------------------------------------------------
 
 
+def _points_table_count(
+    request: HttpRequest, table: Table, latest: TableInventory | None, *, kind: InventoryKind
+) -> HttpResponse:
+    """Open or close a table whose game takes no money (`Game.handles_money`): there is no tray to
+    count, so the opener or closer records no chips and no amount, only the two signatures."""
+    opening = kind == InventoryKind.OPENER
+    form = SubmittedOnceForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        record_count = accounting.open_table if opening else accounting.close_table
+
+        def count_it() -> FormOutcome:
+            count = record_count(
+                table_id=table.pk,
+                total_cents=0,
+                chips={},
+                supervisor=request.user,  # type: ignore[arg-type]
+                actor=_actor(request),
+                now=timezone.now(),
+            )
+            return FormOutcome(
+                message=f"{table.name} is {'open' if opening else 'closed'} for the "
+                f"{count.gaming_day:%Y-%m-%d} {count.shift} shift (points, no chips counted).",
+                location=_table_url(table),
+            )
+
+        done = _submit(request, form, purpose="table.open" if opening else "table.close", record=count_it)
+        if done is not None:
+            return done
+    return render(
+        request,
+        "floor/operations/points_count.html",
+        {
+            "table": table,
+            "form": form,
+            "opening": opening,
+            "latest": latest,
+            "is_open": latest is not None and latest.kind == InventoryKind.OPENER,
+        },
+    )
+
+
 @require_http_methods(["GET", "POST"])
 @console_view()
 def open_table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = actable_table(request.user, table_id)
     latest = get_latest_count(table=table)
+    if not game_for(table.game).handles_money:
+        return _points_table_count(request, table, latest, kind=InventoryKind.OPENER)
     previous_closer = latest if latest is not None and latest.kind == InventoryKind.CLOSER else None
     previous_chips = previous_closer.chips if previous_closer else None
     review = False
@@ -252,6 +296,8 @@ def open_table(request: HttpRequest, table_id: int) -> HttpResponse:
 def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = actable_table(request.user, table_id)
     latest = get_latest_count(table=table)
+    if not game_for(table.game).handles_money:
+        return _points_table_count(request, table, latest, kind=InventoryKind.CLOSER)
     if request.method == "POST":
         form = CloseTableForm(request.POST)
         if form.is_valid():

@@ -21,6 +21,8 @@ from blackjack.models import (
     EventKind,
     Round,
     RoundEvent,
+    RoundSeat,
+    RoundState,
     Settlement,
     SettlementLine,
     Wager,
@@ -51,6 +53,12 @@ class PlayStep:
 
 
 @dataclass(frozen=True)
+class SeatLine:
+    seat: int
+    player: str  # the patron, or the name the terminal gave; blank when the seat named nobody
+
+
+@dataclass(frozen=True)
 class FinalHand:
     owner: str
     cards: tuple[ShownCard, ...]
@@ -62,6 +70,7 @@ class FinalHand:
 class RoundStory:
     round: Round
     number_in_shoe: int
+    seats: list[SeatLine]
     steps: list[PlayStep]
     hands: list[FinalHand]
     wagers: list[Wager]
@@ -97,8 +106,11 @@ def build_round_story(round_: Round) -> RoundStory:
     return RoundStory(
         round=round_,
         number_in_shoe=Round.objects.filter(shoe_id=round_.shoe_id, pk__lte=round_.pk).count(),
+        seats=_seat_lines(round_),
         steps=steps,
-        hands=_final_hands(state, round_closed=closed) if state is not None else [],
+        hands=_final_hands(state, round_closed=closed, voided=round_.state == RoundState.VOID)
+        if state is not None
+        else [],
         wagers=list(Wager.objects.filter(round=round_).order_by("placed_at", "seat", "hand", "pk")),
         settlement=settlement,
         lines=lines,
@@ -188,15 +200,22 @@ def _has_seat(state: engine.RoundState, seat: int) -> bool:
     return any(s.seat == seat for s in state.seats)
 
 
-def _final_hands(state: engine.RoundState, *, round_closed: bool) -> list[FinalHand]:
+def _seat_lines(round_: Round) -> list[SeatLine]:
+    seats = RoundSeat.objects.filter(round=round_).select_related("patron").order_by("seat")
+    return [
+        SeatLine(seat.seat, str(seat.patron) if seat.patron is not None else seat.player) for seat in seats
+    ]
+
+
+def _final_hands(state: engine.RoundState, *, round_closed: bool, voided: bool) -> list[FinalHand]:
     """Every hand as it stands; while the round is open the dealer's hole card stays hidden until
-    the table turns it over."""
+    the table turns it over. A voided round's hands were never played out: each reads voided."""
     hands = [
         FinalHand(
             owner=seat_and_hand(seat.seat, h, hands=len(seat.hands)),
             cards=tuple(ShownCard(str(card)) for card in hand.cards),
             total=hand.total,
-            status=str(hand.status),
+            status="voided" if voided else str(hand.status),
         )
         for seat in state.seats
         for h, hand in enumerate(seat.hands)

@@ -118,7 +118,9 @@ def report_document(
         payload,
         inventories=ours(_inventories(gaming_day=gaming_day, shifts=shifts)),
         slips=ours(_slips(gaming_day=gaming_day, shifts=shifts)),
-        period=period_figures(gaming_day=gaming_day, shifts=shifts, table_ids=table_ids) if shifts else None,
+        period=period_figures(gaming_day=gaming_day, shifts=shifts, table_ids=table_ids, now=generated_at)
+        if shifts
+        else None,
         generated_by=generated_by,
         generated_at=generated_at,
     )

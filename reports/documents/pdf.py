@@ -15,7 +15,6 @@ from reports.definition import KIND_FIGURES, Figure, RollUp, Section, Unit, pdf_
 from reports.documents.chart import win_and_hold_png
 from reports.documents.wording import (
     drop_basis,
-    flags_text,
     incomplete_reason,
     is_complete,
     percent,
@@ -26,9 +25,37 @@ from reports.documents.wording import (
 from reports.figures import hold_percent_text
 
 SIGN_OFF_ROLES = ("Pit boss", "Shift manager", "Revenue audit")
+MIN_LAST_COLUMN_WIDTH = 60  # points: a fitted table's last column is never narrower
 
 
-def _grid(rows: list[list[str]], *, right_from: int, bold_from: int | None = None) -> Any:
+def _fitted(
+    rows: list[list[Any]], style: list[Any], *, width: float, bold_from: int | None
+) -> tuple[list[list[Any]], list[float]]:
+    """The rows with their last column's cells wrapped (as paragraphs) into the width the other
+    columns leave it on the page, and the column widths: a long last cell (the flags) breaks onto
+    more lines instead of running off the page."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph, Table, TableStyle
+
+    natural = Table([row[:-1] for row in rows])
+    natural.setStyle(TableStyle(style))
+    natural.wrap(width, 0)
+    widths = [float(w) for w in natural._colWidths]
+    widths.append(max(width - sum(widths), MIN_LAST_COLUMN_WIDTH))
+    plain = ParagraphStyle("cell", fontName="Helvetica", fontSize=7, leading=8.5)
+    bold = ParagraphStyle("cell-bold", parent=plain, fontName="Helvetica-Bold")
+
+    def cell_style(index: int) -> ParagraphStyle:
+        return bold if index == 0 or (bold_from is not None and index >= bold_from) else plain
+
+    wrapped = [[*row[:-1], Paragraph(paragraph_text(row[-1]), cell_style(i))] for i, row in enumerate(rows)]
+    return wrapped, widths
+
+
+def _grid(
+    rows: list[list[str]], *, right_from: int, bold_from: int | None = None, width: float | None = None
+) -> Any:
+    """A table of rows under a header row; with `width`, fitted to it (`_fitted`)."""
     from reportlab.lib import colors
     from reportlab.platypus import Table, TableStyle
 
@@ -44,7 +71,12 @@ def _grid(rows: list[list[str]], *, right_from: int, bold_from: int | None = Non
             ("LINEABOVE", (0, bold_from), (-1, bold_from), 0.5, colors.black),
             ("FONT", (0, bold_from), (-1, -1), "Helvetica-Bold", 7),
         ]
-    table = Table(rows, repeatRows=1, hAlign="LEFT")
+    if width is None:
+        table = Table(rows, repeatRows=1, hAlign="LEFT")
+    else:
+        cells, widths = _fitted(rows, style, width=width, bold_from=bold_from)
+        table = Table(cells, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        style.append(("VALIGN", (0, 0), (-1, -1), "TOP"))
     table.setStyle(TableStyle(style))
     return table
 
@@ -58,7 +90,7 @@ def _cell(row: dict[str, Any], figure: Figure) -> str:
     if figure.unit is Unit.PERCENT:
         return percent(row[figure.key]) + (" !" if row["hold_outside_range"] else "")
     if figure.unit is Unit.FLAGS:
-        return flags_text(row) or (
+        return "; ".join(flag.replace("_", " ") for flag in row.get("flags", [])) or (
             f"{row['tables_incomplete']} incomplete" if row.get("tables_incomplete") else ""
         )
     return "-" if row[figure.key] is None else str(row[figure.key])
@@ -206,7 +238,7 @@ def _sign_off(styles: Any) -> list[Any]:
     return [KeepTogether([Spacer(1, 0.4 * cm), Paragraph("Sign-off", styles["Heading3"]), table])]
 
 
-def _figures_story(part: dict[str, Any], title: str, styles: Any) -> list[Any]:
+def _figures_story(part: dict[str, Any], title: str, styles: Any, *, width: float) -> list[Any]:
     """The figures of the complete tables with their roll-ups, then the incomplete tables apart."""
     from reportlab.lib.units import cm
     from reportlab.platypus import Paragraph, Spacer
@@ -217,9 +249,10 @@ def _figures_story(part: dict[str, Any], title: str, styles: Any) -> list[Any]:
     rows = [_figure_header()]
     rows += [_figure_line(t, t["table"]["name"]) for t in complete]
     first_rollup = len(rows)
-    rows += [_figure_line(p, f"Pit {p['pit']['name']}") for p in part["pits"]]
-    rows += [_figure_line(c, f"Casino {c['casino']['name']}") for c in part["casinos"]]
-    story += [_grid(rows, right_from=2, bold_from=first_rollup), Spacer(1, 0.3 * cm)]
+    # "Pit total: Pit 1", never "Pit Pit 1": a pit's or casino's own name may already say what it is.
+    rows += [_figure_line(p, f"Pit total: {p['pit']['name']}") for p in part["pits"]]
+    rows += [_figure_line(c, f"Casino total: {c['casino']['name']}") for c in part["casinos"]]
+    story += [_grid(rows, right_from=2, bold_from=first_rollup, width=width), Spacer(1, 0.3 * cm)]
     if incomplete:
         heading = "Incomplete tables (not in the roll-ups)"
         story.append(
@@ -288,8 +321,10 @@ def shift_report_pdf(document: dict[str, Any]) -> bytes:
         Spacer(1, 0.3 * cm),
     ]
     if "daily" in report:
-        story += _figures_story(report["daily"], "Gaming day: tables, pits and casino", styles)
-    story += _figures_story(report, "By shift" if "daily" in report else "", styles)
+        story += _figures_story(
+            report["daily"], "Gaming day: tables, pits and casino", styles, width=pdf.width
+        )
+    story += _figures_story(report, "By shift" if "daily" in report else "", styles, width=pdf.width)
     if report["tables"]:
         chart = win_and_hold_png(report["tables"], expected_hold_bp=(low, high))
         story.append(Image(io.BytesIO(chart), width=25 * cm, height=9 * cm))

@@ -1,5 +1,6 @@
 """The paytable admin: the stored report beside the decision, and the same rules as the API."""
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -38,6 +39,27 @@ def test_the_change_page_shows_the_report_with_its_flags_highlighted(
     assert "<th>house edge %</th>" in html
     assert "<td>TBJ</td><td>350 to 1</td>" in html
     assert "Approve…" in html
+
+
+def test_the_change_page_lists_the_report_of_each_rule_set_with_its_edges(
+    pit_boss: Staff, compliance: Staff
+) -> None:
+    version = propose(pit_boss, DEFAULT, decks=8, h17=True, surrender=True).version
+    client = logged_in(compliance)
+    url = f"/admin/bonus_tie/paytableversion/{pk_of(version)}/change/"
+
+    pending = client.get(url).content.decode()
+    report = compute(version)
+    ready = client.get(url).content.decode()
+
+    assert report is not None
+    assert report.report is not None
+    row = r'<tr class="rules-report {0}"><td>8</td><td>H17</td><td>yes</td><td>3:2</td><td>{0}</td>'
+    assert re.search(row.format("pending"), pending)
+    t17 = next(line["house_edge"] for line in report.report["house_edge"]["rows"] if line["kind"] == "T17")
+    ready_row = re.search(row.format("ready") + r"(.*?)</tr>", ready)
+    assert ready_row is not None
+    assert f"<td>{100 * t17:.3f}</td>" in ready_row.group(1)
 
 
 def test_the_list_shows_pending_and_flagged_versions(pit_boss: Staff, compliance: Staff) -> None:
@@ -144,6 +166,40 @@ def test_the_proposer_cannot_reject_from_the_admin_either(pit_boss: Staff) -> No
     assert "Refused (approver_is_proposer)" in response.content.decode()
     assert state_of_paytables() == before
     assert events("bonus_tie.paytable.rejected") == []
+
+
+def test_the_proposer_is_shown_no_decision_form_nor_buttons(pit_boss: Staff) -> None:
+    version = propose(pit_boss).version
+    compute(version)
+    moved_to_compliance(pit_boss)
+    client = logged_in(pit_boss)
+
+    change = client.get(f"/admin/bonus_tie/paytableversion/{pk_of(version)}/change/").content.decode()
+    decide = client.get(f"/admin/bonus_tie/paytableversion/{pk_of(version)}/approve/").content.decode()
+
+    assert "Approve…" not in change
+    assert "Awaiting a decision by compliance (never by its proposer)." in change
+    assert "You proposed this paytable: another person must decide on it." in decide
+    assert 'id="paytable-decision-form"' not in decide
+
+
+def test_the_admin_is_shown_no_decision_buttons_nor_the_decide_action(
+    pit_boss: Staff, staff: Callable[[str], Staff], compliance: Staff
+) -> None:
+    version = propose(pit_boss).version
+    change_url = f"/admin/bonus_tie/paytableversion/{pk_of(version)}/change/"
+
+    admin = logged_in(staff("admin"))
+    admin_change = admin.get(change_url).content.decode()
+    admin_list = admin.get("/admin/bonus_tie/paytableversion/").content.decode()
+    compliance_change = logged_in(compliance).get(change_url).content.decode()
+    compliance_list = logged_in(compliance).get("/admin/bonus_tie/paytableversion/").content.decode()
+
+    assert "Approve…" not in admin_change
+    assert "Awaiting a decision by compliance" in admin_change
+    assert "decide_selected" not in admin_list
+    assert "Approve…" in compliance_change
+    assert "decide_selected" in compliance_list
 
 
 def test_compliance_rejects_from_the_admin(pit_boss: Staff, compliance: Staff) -> None:

@@ -22,7 +22,7 @@ from reports.period import period_figures
 from table_money.services import soft_counts
 from tests.casino.accounting import conftest as accounting
 from tests.support.api import TableActors, ok
-from tests.support.gaming_day import CASINO_ZONE, REPORTS, Clock, play_the_day_shift, produce
+from tests.support.gaming_day import CASINO_ZONE, REPORTS, Clock, PlayedShift, play_the_day_shift, produce
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +99,7 @@ def test_the_pdf_of_a_running_shift_is_provisional_and_prints_every_figure(
     # No table's soft count is in: both are listed apart, and the roll-ups add none.
     [casino] = payload["casinos"]
     assert casino["tables_incomplete"] == 2
-    assert "Casino Main casino" in text
+    assert "Casino total: Main casino" in text
     assert "2 incomplete" in text
     assert "BJ-01 Main pit no soft count $11,000.00 $9,755.00 $1,700.00 $2,000.00 $1,500.00" in text
     for role in ("Pit boss", "Shift manager", "Revenue audit"):
@@ -113,8 +113,35 @@ def test_once_counted_and_ended_the_report_is_final_and_its_totals_match_hand_su
     supervisors: tuple[APIClient, APIClient],
     clock: Clock,
 ) -> None:
+    play_and_count_the_day_shift(make_table, make_staff, supervisors, clock)
+
+    response = supervisors[0].get(
+        REPORTS, {"gaming_day": "2026-11-20", "shift": "day"}, HTTP_ACCEPT="application/pdf"
+    )
+
+    text = "\n".join(pdf_pages(response.content))
+    assert "PROVISIONAL" not in text
+    assert "Generated at 2026-11-20 14:30:00 PST" in text
+    # Hand sums: drop 1,700 + 300 = 2,000; win -45 + -5 = -50; hold -50 / 2,000 = -2.50 %;
+    # opener 11,000 + 5,000; closer 9,755 + 4,695; fills 2,000; credits 1,500.
+    assert (
+        "day Casino total: Main casino $16,000.00 $14,450.00 $2,000.00 (counted) $2,000.00 $0.00 "
+        "$2,000.00 $1,500.00 -$50.00 -2.50 % !"
+    ) in text
+    assert "day Pit total: Main pit $11,000.00 $9,755.00 $1,700.00 (counted)" in text
+    assert "Incomplete tables" not in text
+
+
+def play_and_count_the_day_shift(
+    make_table: Callable[..., TableActors],
+    make_staff: Callable[[str], tuple[ProvisionedStaff, APIClient]],
+    supervisors: tuple[APIClient, APIClient],
+    clock: Clock,
+) -> PlayedShift:
+    """The day shift played, then at 14:30 (it ended at 14:00) both tables' drop boxes counted
+    and signed by two count-team members, and the reports stored."""
     played = play_the_day_shift(make_table, supervisors)
-    clock.set(dt.datetime(2026, 11, 20, 14, 30, tzinfo=CASINO_ZONE))  # the day shift ended at 14:00
+    clock.set(dt.datetime(2026, 11, 20, 14, 30, tzinfo=CASINO_ZONE))
     counter, witness = make_staff("count_team")[0], make_staff("count_team")[0]
     # The drop boxes hold the cash buy-ins; BJ-01's marker is counted as a total.
     for table, hundreds, markers in ((played.main.table, 7, 100_000), (played.side.table, 3, 0)):
@@ -137,22 +164,74 @@ def test_once_counted_and_ended_the_report_is_final_and_its_totals_match_hand_su
             now=clock(),
         )
     produce()
+    return played
+
+
+def characters_off_the_page(pdf: bytes, *, save_pages_to: str) -> list[tuple[int, str]]:
+    """(page number, character) of every character drawn wholly or partly beyond the page's
+    right or bottom edge (clipped when printed); each page is saved as `save_pages_to` % number."""
+    Path(save_pages_to).parent.mkdir(parents=True, exist_ok=True)
+    document = pdfium.PdfDocument(pdf)
+    off: list[tuple[int, str]] = []
+    try:
+        for number, page in enumerate(document, start=1):
+            page.render(scale=1.5).to_pil().save(save_pages_to % number)
+            width, _ = page.get_size()
+            text = page.get_textpage()
+            for index in range(text.count_chars()):
+                _left, bottom, right, _top = text.get_charbox(index)
+                if right > width or bottom < 0:
+                    off.append((number, text.get_text_range(index, 1)))
+    finally:
+        document.close()
+    return off
+
+
+def test_the_pdf_of_a_day_keeps_every_column_on_the_page_and_names_its_roll_ups_once(
+    make_table: Callable[..., TableActors],
+    make_staff: Callable[[str], tuple[ProvisionedStaff, APIClient]],
+    supervisors: tuple[APIClient, APIClient],
+    clock: Clock,
+) -> None:
+    played = play_and_count_the_day_shift(make_table, make_staff, supervisors, clock)
+    # Every flag a complete table can carry at once: the longest Flags cell there is.
+    flags = ["opener_differs_from_previous_closer", "slips_pending", "ledger_mismatch", "theo_incomplete"]
+    ShiftReport.objects.filter(table=played.main.table).update(flags=flags)
 
     response = supervisors[0].get(
         REPORTS, {"gaming_day": "2026-11-20", "shift": "day"}, HTTP_ACCEPT="application/pdf"
     )
 
-    text = "\n".join(pdf_pages(response.content))
-    assert "PROVISIONAL" not in text
-    assert "Generated at 2026-11-20 14:30:00 PST" in text
-    # Hand sums: drop 1,700 + 300 = 2,000; win -45 + -5 = -50; hold -50 / 2,000 = -2.50 %;
-    # opener 11,000 + 5,000; closer 9,755 + 4,695; fills 2,000; credits 1,500.
     assert (
-        "day Casino Main casino $16,000.00 $14,450.00 $2,000.00 (counted) $2,000.00 $0.00 "
-        "$2,000.00 $1,500.00 -$50.00 -2.50 % !"
-    ) in text
-    assert "day Pit Main pit $11,000.00 $9,755.00 $1,700.00 (counted)" in text
-    assert "Incomplete tables" not in text
+        characters_off_the_page(
+            response.content, save_pages_to=str(SCREENSHOT.parent / "report-flags-page-%d.png")
+        )
+        == []
+    )
+    text = "\n".join(pdf_pages(response.content))
+    assert "Pit total: Main pit" in text
+    assert "Casino total: Main casino" in text
+    assert "Pit Main pit" not in text
+    assert "Casino Main casino" not in text
+    # The flags as words, wrapped within their column.
+    words = " ".join(text.split())
+    assert (
+        "$4.48 opener differs from previous closer; slips pending; ledger mismatch; theo incomplete" in words
+    )
+
+
+def test_a_gaming_day_under_way_names_its_running_shift_as_the_last_one_included(
+    make_table: Callable[..., TableActors], supervisors: tuple[APIClient, APIClient]
+) -> None:
+    play_the_day_shift(make_table, supervisors)
+    produce()  # at 10:00 in the casino: the day shift runs; swing and grave have not begun
+
+    response = supervisors[0].get(REPORTS, {"gaming_day": "2026-11-20"}, HTTP_ACCEPT="application/pdf")
+
+    words = " ".join("\n".join(pdf_pages(response.content)).split())
+    assert "(from 2026-01-01) through 2026-11-20 day" in words
+    assert "through 2026-11-20 grave" not in words
+    assert "the 30 gaming days from 2026-10-22 through 2026-11-20 day" in words
 
 
 def test_the_filing_csv_has_units_and_dollars_and_the_machine_csv_keeps_cents(
@@ -285,7 +364,11 @@ def test_month_and_year_to_date_and_the_30_day_hold_match_hand_sums(
     assert games["Tie-bonus blackjack"]["month_to_date"]["win_cents"] == 60_000
     assert games["Special-card points"]["year_to_date"]["drop_cents"] == 200_000
     # The whole gaming day reaches its grave shift: the swing shift's loss now counts.
-    whole_day = period_figures(gaming_day=dt.date(2026, 11, 20), shifts=["day", "swing", "grave"])
+    whole_day = period_figures(
+        gaming_day=dt.date(2026, 11, 20),
+        shifts=["day", "swing", "grave"],
+        now=dt.datetime(2026, 11, 21, 7, 0, tzinfo=CASINO_ZONE),  # the day and its grave shift are over
+    )
     assert {t["table"]["name"]: t for t in whole_day["tables"]}["BJ-01"]["month_to_date"]["win_cents"] == (
         60_000 - 90_000
     )

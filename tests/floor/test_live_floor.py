@@ -95,6 +95,7 @@ def test_a_card_shows_the_shift_figures_from_the_ledger_and_win_so_far(
 def test_alerts_in_red_for_a_hold_out_of_range_a_silent_terminal_and_a_locked_out_dealer(
     make_table: Callable[..., TableActors], settings: Any
 ) -> None:
+    settings.CASINO_HOLD_ALERT_MIN_DROP_CENTS = 0  # this test's drops are small: each hold counts
     settings.CASINO_DEALER_LOCKOUT_FAILURES = 2
     actors = make_table("BJ-ALERT", signed_in=False, pit_name="Pit 1")
     boss = staff("pit_boss", pits=("Pit 1",))
@@ -116,6 +117,25 @@ def test_alerts_in_red_for_a_hold_out_of_range_a_silent_terminal_and_a_locked_ou
     )
 
 
+def test_a_freshly_opened_table_raises_no_hold_alert_until_its_drop_reaches_the_minimum(
+    make_table: Callable[..., TableActors], settings: Any
+) -> None:
+    """Opened with one $200 buy-in in the box and no round: hold 0 %, outside 10-20 %, but on a
+    drop below the default minimum ($1,000) it is no alert; past a lower minimum it is one."""
+    actors = make_table("BJ-NEW", signed_in=True, pit_name="Pit 1")
+    boss = staff("pit_boss", pits=("Pit 1",))
+    open_for_play(actors, supervisor=boss, buy_in_cents=20_000)
+    client = signed_in_client(boss)
+
+    fresh = card_of(client.get("/floor/").content.decode(), actors.table.pk)
+    settings.CASINO_HOLD_ALERT_MIN_DROP_CENTS = 20_000
+    past_minimum = card_of(client.get("/floor/").content.decode(), actors.table.pk)
+
+    assert "Hold 0.00%" in text_of(fresh)
+    assert alerts_of(fresh) == []
+    assert alerts_of(past_minimum) == ["Hold 0.00% is outside the expected 10.00-20.00%."]
+
+
 def test_a_table_never_opened_shows_no_win_and_no_alert(make_table: Callable[..., TableActors]) -> None:
     actors = make_table("BJ-COLD", signed_in=False, pit_name="Pit 1")
     boss = staff("pit_boss", pits=("Pit 1",))
@@ -127,7 +147,10 @@ def test_a_table_never_opened_shows_no_win_and_no_alert(make_table: Callable[...
     assert "alarms" not in html
 
 
-def test_a_table_closed_for_the_shift_shows_the_counted_win(make_table: Callable[..., TableActors]) -> None:
+def test_a_table_closed_for_the_shift_shows_the_counted_win(
+    make_table: Callable[..., TableActors], settings: Any
+) -> None:
+    settings.CASINO_HOLD_ALERT_MIN_DROP_CENTS = 0  # this test's drops are small: each hold counts
     actors = make_table("BJ-DONE", signed_in=False, pit_name="Pit 1")
     boss = staff("pit_boss", pits=("Pit 1",))
     open_for_play(actors, supervisor=boss, buy_in_cents=20_000)

@@ -25,8 +25,9 @@ def card_text(console: Console, table_id: int) -> str:
 
 
 def test_the_pit_boss_watches_their_tables_figures_change_without_reloading(
-    console: Callable[..., Console], make_table: Callable[..., TableActors]
+    console: Callable[..., Console], make_table: Callable[..., TableActors], settings: Any
 ) -> None:
+    settings.CASINO_HOLD_ALERT_MIN_DROP_CENTS = 50_000  # the table's $500 drop is enough for an alert
     actors = make_table("BJ-LIVE", signed_in=False, pit_name="Pit 1")
     make_table("BJ-OTHER-PIT", signed_in=False, pit_name="Pit 2")
     open_for_play(actors, supervisor=staff(StaffRole.PIT_BOSS, pits=("Pit 1",)), buy_in_cents=50_000)

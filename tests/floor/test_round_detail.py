@@ -13,12 +13,13 @@ from django.test import Client
 from blackjack.models import Round, RoundEvent, Settlement, SettlementLine
 from casino.models import GameKind, Pit, Shoe, StaffProfile
 from specials.models import SpecialsRound
-from tests.support.api import TableActors, post
+from tests.support.api import TableActors, new_patron, post
 from tests.support.factories import StaffFactory
 from tests.support.round_stories import (
     ROUNDS,
     call,
     play_disputed_round,
+    play_electronic_round_and_close_shoe,
     play_special_round,
 )
 
@@ -144,6 +145,44 @@ def test_a_voided_round_re_verifies_against_the_wagers_returned(table: TableActo
         (f.label, f.stored, f.recomputed) for f in verdict.figures
     ]
     assert "misdeal" in boss.get(f"/floor/rounds/{opened['id']}/").content.decode()
+
+
+def test_a_voided_round_names_its_patron_and_shows_its_hands_voided(
+    table: TableActors, supervisor: Any
+) -> None:
+    patron = new_patron(supervisor, "Ada Byron")
+    call(table, "/api/v1/shoes/", {"mode": "reported"}, status=201)
+    seats = [{"seat": 2, "patron": patron, "wagers": [{"kind": "primary", "amount_cents": 1_500}]}]
+    opened = call(table, ROUNDS, {"seats": seats}, status=201)
+    for card in ("5S", "9H", "7C", "8D"):
+        call(table, f"{ROUNDS}{opened['id']}/cards/", {"card": card})
+    assert post(supervisor, f"{ROUNDS}{opened['id']}/void/", {"reason": "misdeal"}).status_code == 200
+    boss = staff_client("pit_boss", pits=(table.table.pit,))
+
+    page = boss.get(f"/floor/rounds/{opened['id']}/")
+
+    story = page.context["story"]
+    assert [(seat.seat, seat.player) for seat in story.seats] == [(2, f"Patron {patron} Ada Byron")]
+    assert [(hand.owner, hand.total, hand.status) for hand in story.hands] == [
+        ("Seat 2", 12, "voided"),
+        ("Dealer", 17, ""),
+    ]
+    text = page.content.decode()
+    assert f"Patron {patron} Ada Byron" in text
+    assert "<td>voided</td>" in text
+    assert "<td>playing</td>" not in text
+    assert "Reported shoe: the dealer dealt each card from the physical shoe" in text
+    assert "drew each card itself" not in text
+
+
+def test_an_electronic_shoe_round_shows_the_electronic_legend_only(table: TableActors) -> None:
+    _, settled = play_electronic_round_and_close_shoe(table)
+    boss = staff_client("pit_boss", pits=(table.table.pit,))
+
+    text = boss.get(f"/floor/rounds/{settled['id']}/").content.decode()
+
+    assert '"Electronic shoe": the service drew each card itself' in text
+    assert "Reported shoe" not in text
 
 
 def test_an_open_round_keeps_the_hole_card_face_down(table: TableActors) -> None:

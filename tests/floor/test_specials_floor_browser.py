@@ -5,6 +5,7 @@ link, then the table's page with the match, its rounds and its points ledger."""
 from collections.abc import Callable
 
 import pytest
+from selenium.webdriver.common.by import By
 
 from casino.models import GameKind, StaffRole
 from tests.support.api import TableActors
@@ -71,3 +72,29 @@ def test_compliance_reads_a_finished_match_from_the_table_page(
     assert reader.read("#seat-1").endswith("Winner")
     assert reader.read("#seat-2").endswith("Eliminated")
     reader.screenshot("specials-match-finished-compliance")
+
+
+def test_the_pit_boss_opens_and_closes_a_points_table_with_no_count(
+    console: Callable[..., Console], make_table: Callable[..., TableActors]
+) -> None:
+    actors = make_table("SP-03", game=GameKind.SPECIAL_POINTS, pit_name="Pit 1")
+    boss = console(StaffRole.PIT_BOSS, pits=(actors.table.pit,))
+
+    boss.open(f"/floor/tables/{actors.table.pk}/")
+    boss.wait_for_text("Open it (no chips are counted).")
+    boss.follow(f"a[href='/floor/tables/{actors.table.pk}/open/']")
+    boss.wait_for_text("played for points, not money")
+    assert "Opener total" not in boss.text()
+    assert not boss.browser.find_elements(By.CSS_SELECTOR, "table.count-form")
+    boss.screenshot("specials-open-pit_boss")
+    boss.click("form button.primary")
+    boss.wait_for_text("SP-03 is open for the")
+    assert "(points, no chips counted)" in boss.text()
+    assert "Points, not money: no chips counted." in boss.read(".latest-count")
+    assert "$" not in boss.read(".latest-count")
+    boss.screenshot("specials-opened-pit_boss")
+
+    boss.follow(f"a[href='/floor/tables/{actors.table.pk}/close/']")
+    boss.wait_for_text("Closing the")
+    boss.click("form button.primary")
+    boss.wait_for_text("SP-03 is closed for the")

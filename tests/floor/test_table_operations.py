@@ -7,7 +7,7 @@ from django import forms
 from django.test import Client
 
 from blackjack.models import Round
-from casino.models import InventoryKind, TableInventory
+from casino.models import GameKind, InventoryKind, TableInventory
 from floor.operations.words import dollars_in_words
 from kernel.forms import SUBMISSION_KEY_FIELD, cents_from_dollars, new_submission_key
 from table_money.models import ChipSlip, SlipStatus, SlipVoid
@@ -218,6 +218,40 @@ def test_an_opener_equal_to_the_previous_closer_opens_at_once_and_a_second_is_re
     assert again.status_code == 200
     assert "BJ-OPS-6 is already open" in again.content.decode()
     assert TableInventory.objects.filter(table=actors.table, kind=InventoryKind.OPENER).count() == 2
+
+
+def test_a_points_table_opens_and_closes_with_no_chips_nor_dollars(make_table: Tables) -> None:
+    actors = make_table("SP-OPS-1", game=GameKind.SPECIAL_POINTS)
+    boss = staff_user("pit_boss", pits=(actors.table.pit,))
+    client = signed_in(boss)
+    table_url = f"/floor/tables/{actors.table.pk}/"
+
+    never_opened = client.get(table_url).content.decode()
+    open_page = client.get(f"{table_url}open/").content.decode()
+    opened = post_form(client, f"{table_url}open/", {}, follow=True)
+    open_table_page = client.get(table_url).content.decode()
+    close_page = client.get(f"{table_url}close/").content.decode()
+    closed = post_form(client, f"{table_url}close/", {}, follow=True)
+
+    assert "Open it (no chips are counted)." in never_opened
+    for page in (open_page, close_page):
+        assert "played for points, not money: it has no chip tray" in page
+        assert "Opener total (dollars)" not in page
+        assert "Closer total (dollars)" not in page
+        assert 'class="data count-form"' not in page
+    assert "SP-OPS-1 is open for the 2026-11-20 day shift (points, no chips counted)." in page_messages(
+        opened
+    )
+    assert "Points, not money: no chips counted." in open_table_page
+    assert "$0.00" not in open_table_page
+    assert "SP-OPS-1 is closed for the 2026-11-20 day shift (points, no chips counted)." in page_messages(
+        closed
+    )
+    counts = TableInventory.objects.filter(table=actors.table).order_by("pk")
+    assert [(c.kind, c.total_cents, c.chips) for c in counts] == [
+        (InventoryKind.OPENER, 0, {}),
+        (InventoryKind.CLOSER, 0, {}),
+    ]
 
 
 def test_closing_needs_a_dealer_signed_in_and_records_the_closer(make_table: Tables) -> None:

@@ -270,7 +270,7 @@ def test_shift_report_reports_a_finished_shift_after_the_trail_began(
 
     printed = run("shift_report", "--gaming-day", day.isoformat(), "--shift", shift)
 
-    assert printed == f"1 shift report(s) for {day.isoformat()} {shift}; win 0 cents.\n"
+    assert printed == f"1 shift report(s) for {day.isoformat()} {shift}; win $0.00.\n"
     assert ShiftReport.objects.get().gaming_day == day
 
 

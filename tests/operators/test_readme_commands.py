@@ -25,7 +25,7 @@ EXPECTED_OUTPUT = {
     "provision_table --pit 'Pit 1' --name SP-02 --decks 6 --game specials": '{"table": "SP-02", "game": "special_points", ',
     "create_staff --username dana --role floor_supervisor --pit 'Pit 1'": '{"username": "dana", "password": ',
     "check_ledger": "Ledger OK: ",
-    "shift_report --gaming-day 2026-11-20 --shift day": " shift report(s) for 2026-11-20 day; win 0 cents.",
+    "shift_report --gaming-day 2026-11-20 --shift day": " shift report(s) for 2026-11-20 day; win $0.00.",
     "audit_verify": "audit chains intact: ",
     "audit_export --gaming-day 2026-11-20 --format csv": ",casino.table.provisioned,",
     "paytable_report --decks 8 --h17": "Paytable v1 (approved)",

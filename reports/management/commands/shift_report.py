@@ -21,6 +21,7 @@ from audit.management.base import PlainErrorsCommand
 from audit.models import AuditEvent
 from casino.models import Table
 from kernel.errors import CodedError
+from kernel.formatting import dollars
 from kernel.gaming_day import casino_zone, shift_bounds
 from reports import services as reports
 
@@ -77,9 +78,7 @@ class Command(PlainErrorsCommand):
         except CodedError as exc:
             raise CommandError(exc.detail) from exc
         win = sum(row.win_cents or 0 for row in rows)
-        line = (
-            f"{len(rows)} shift report(s) for {gaming_day.isoformat()} {options['shift']}; win {win} cents."
-        )
+        line = f"{len(rows)} shift report(s) for {gaming_day.isoformat()} {options['shift']}; win {dollars(win)}."
         if running:
             _, end = shift_bounds(gaming_day, options["shift"])
             line += f" PROVISIONAL: the shift is still running (it ends {_local(end)})."

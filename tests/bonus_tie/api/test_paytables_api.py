@@ -4,12 +4,25 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
-from bonus_tie.models import PaytableStatus, PaytableVersion
+from bonus_tie.models import PaytableStatus, PaytableVersion, RulesReport
+from bonus_tie.services import compute_rules_report
 from casino.models import StaffProfile
-from tests.bonus_tie.conftest import DEFAULT, LOW_PAYS, Staff, compute, events, state_of_paytables
+from casino.services.provisioning import provision_table
+from tests.bonus_tie.conftest import (
+    DEFAULT,
+    LOW_PAYS,
+    SMALL_SHOE,
+    SYSTEM,
+    Staff,
+    compute,
+    events,
+    reject,
+    state_of_paytables,
+)
 from tests.support.api import TableActors, post
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.bonus_tie.api.urls")]
@@ -89,6 +102,79 @@ def test_the_report_shows_once_computed(pit_boss: Staff) -> None:
     assert {row["std_error"] for row in rows} == {0.0}  # every figure is exact
     assert body["report"]["steering"]["rows"][0]["label"] == "T17"
     assert "Flagged: none" in body["report"]["text"]
+
+
+def edges_of(report: dict[str, Any]) -> dict[str, Any]:
+    """The edges a stored report prices each wager kind at, primary first."""
+    primary = {"primary": report["primary"]["basic_strategy_house_edge"]} if report["primary"] else {}
+    return {**primary, **{row["kind"]: row["house_edge"] for row in report["house_edge"]["rows"]}}
+
+
+def test_a_proposal_under_late_surrender_lists_its_report_with_its_edges_once_computed(
+    pit_boss: Staff,
+) -> None:
+    body = propose_api(pit_boss, {"pays": LOW_PAYS, "decks": 8, "h17": True, "surrender": True})
+    version = body["version"]
+    compute(version)
+
+    computed = pit_boss.client.get(f"{PAYTABLES}{version}/").json()
+
+    assert body["rules"]["surrender"] is True
+    [proposed] = body["reports_by_rules"]
+    assert proposed["rules"] == {"decks": 8, "h17": True, "surrender": True, "blackjack_pays": "3:2"}
+    assert (proposed["status"], proposed["house_edge"], proposed["flagged"]) == ("pending", None, None)
+    [ready] = computed["reports_by_rules"]
+    stored = PaytableVersion.objects.get(version=version).report
+    assert stored is not None
+    assert stored["rules"]["surrender"] is True  # priced under surrender, as proposed
+    assert ready["status"] == "ready"
+    assert ready["house_edge"] == edges_of(stored)
+    assert list(ready["house_edge"])[-8:] == ["T17", "T18", "T19", "T20", "T21", "TBJ", "LS", "RS"]
+    assert ready["flagged"] == stored["flagged"]
+
+
+def test_a_version_lists_a_report_for_each_rule_set_a_table_deals_it_under(
+    staff: Callable[[str], Staff],
+) -> None:
+    provision_table(name="BJ-09", decks=8, h17=True, surrender=True, now=timezone.now())
+    reader = staff("floor_supervisor").client
+
+    queued = reader.get(f"{PAYTABLES}1/").json()["reports_by_rules"]
+    [table_rules] = RulesReport.objects.filter(paytable__version=1)
+    compute_rules_report(report_id=table_rules.pk, actor=SYSTEM, composition=SMALL_SHOE, workers=0)
+    computed = reader.get(f"{PAYTABLES}1/").json()["reports_by_rules"]
+    listed = {row["version"]: row for row in reader.get(PAYTABLES).json()}[1]["reports_by_rules"]
+
+    assert [(line["rules"], line["status"]) for line in queued] == [
+        ({"decks": 6, "h17": False, "surrender": False, "blackjack_pays": "3:2"}, "pending"),
+        ({"decks": 8, "h17": True, "surrender": True, "blackjack_pays": "3:2"}, "pending"),
+    ]
+    assert computed[1]["status"] == "ready"
+    assert computed[1]["house_edge"] == edges_of(RulesReport.objects.get(pk=table_rules.pk).report or {})
+    assert listed == computed
+
+
+def test_a_rejected_version_is_never_priced(pit_boss: Staff, compliance: Staff) -> None:
+    version = propose_api(pit_boss)["version"]
+    reject(version, compliance)
+
+    [own] = compliance.client.get(f"{PAYTABLES}{version}/").json()["reports_by_rules"]
+
+    assert (own["status"], own["house_edge"]) == ("unpriced", None)
+
+
+@pytest.mark.parametrize("surrender", ["yes", "true", "False", 1, 0, None, [], {"late": True}])
+def test_surrender_is_true_or_false_and_anything_else_changes_nothing(
+    pit_boss: Staff, surrender: Any
+) -> None:
+    before = state_of_paytables()
+
+    problem = assert_problem(
+        post(pit_boss.client, PAYTABLES, {"pays": LOW_PAYS, "surrender": surrender}), 400, "validation_error"
+    )
+
+    assert [error["field"] for error in problem["errors"]] == ["surrender"]
+    assert state_of_paytables() == before
 
 
 @pytest.mark.parametrize("role", ["compliance", "floor_supervisor"])

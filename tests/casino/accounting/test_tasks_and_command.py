@@ -107,8 +107,8 @@ def test_the_command_produces_the_reports(
     )
 
     assert capsys.readouterr().out.splitlines() == [
-        "1 shift report(s) for 2026-11-20 day; win 0 cents.",
-        "1 shift report(s) for 2026-11-20 day; win 0 cents.",
+        "1 shift report(s) for 2026-11-20 day; win $0.00.",
+        "1 shift report(s) for 2026-11-20 day; win $0.00.",
     ]
     assert ShiftReport.objects.filter(table=actors.table).count() == 1
 

@@ -302,7 +302,9 @@ def test_a_slips_page_shows_its_chips_as_a_denomination_table(
 def test_a_hold_outside_the_expected_range_is_a_red_alarm_not_a_green_tick(
     make_table: Callable[..., TableActors],
     make_staff: Callable[[str], tuple[ProvisionedStaff, Any]],
+    settings: Any,
 ) -> None:
+    settings.CASINO_HOLD_ALERT_MIN_DROP_CENTS = 0  # this test's drops are small: each hold counts
     supervisor = make_staff("floor_supervisor")[1]
     actors = make_table("BJ-P4")
     ok(open_table(supervisor, actors, {"100000": 2}), 201)

@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from casino.models import Shoe, Terminal
+from casino.models import GameKind, Shoe, Terminal
 from tests.support.api import TableActors, client_with_token, post
 
 pytestmark = pytest.mark.django_db
@@ -27,6 +27,19 @@ def test_the_terminal_sees_its_table_dealer_shoe_and_round(table: TableActors) -
     assert body["shoe"]["cards_remaining"] == 312
     assert body["shoe"]["commitment"] is None
     assert body["round"] is None
+
+
+@pytest.mark.parametrize(
+    ("game", "named"), [(GameKind.TIE_BONUS, "tie_bonus"), (GameKind.SPECIAL_POINTS, "specials")]
+)
+def test_the_terminal_names_its_game_as_provision_table_takes_it(
+    make_table: Any, game: str, named: str
+) -> None:
+    actors: TableActors = make_table("T-01", game=game)
+
+    body = actors.terminal.get("/api/v1/terminal/").json()
+
+    assert body["table"]["game"] == named
 
 
 def test_a_wrong_pin_is_bad_credentials_and_signs_nobody_in(make_table: Any) -> None:
