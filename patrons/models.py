@@ -32,11 +32,18 @@ class Patron(models.Model):
     identification_reference = models.CharField(max_length=100, blank=True)
     created_at = models.DateTimeField()
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Self-excluded or barred: refused a tournament entry (RULES.md §4) until compliance reinstates.
+    excluded = models.BooleanField(default=False, db_default=False)
+    exclusion_reason = models.CharField(max_length=500, blank=True, db_default="")
 
     class Meta:
         db_table = "casino_patron"
         constraints = [
             models.CheckConstraint(condition=~Q(name=""), name="patron_has_name"),
+            models.CheckConstraint(
+                condition=Q(excluded=False, exclusion_reason="") | Q(excluded=True) & ~Q(exclusion_reason=""),
+                name="patron_exclusion_has_reason",
+            ),
             models.CheckConstraint(
                 condition=Q(identification_type="", identification_reference="")
                 | (~Q(identification_type="") & ~Q(identification_reference="")),

@@ -261,7 +261,11 @@ def _game_settings(check: _Checker, terms: GameTerms, *, max_entries: int | None
     if not isinstance(given, dict):
         check.fail("settings", "settings is an object: the game's own settings.")
         return None
-    players = (max_entries or terms.table_seats[1]) if terms.table_seats is not None else None
+    players = None
+    if terms.table_seats is not None:
+        low, high = terms.table_seats
+        # Checked as a full table when the maximum is itself refused (its own error says so).
+        players = max_entries if max_entries is not None and low <= max_entries <= high else high
     try:
         return terms.check_game_settings(given, players)
     except CodedError as refused:

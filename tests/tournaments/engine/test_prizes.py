@@ -1,7 +1,7 @@
 """The prize split of RULES.md §4, its worked examples and its properties."""
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.strategies import DrawFn, composite
 
@@ -118,6 +118,11 @@ def results(draw: DrawFn) -> tuple[int, list[int], tuple[Standing, ...]]:
     return pool, bp, rank(dict(enumerate(scores, start=1)), lower_wins=lower_wins)
 
 
+# Generation can stall on a loaded machine; the assertions are untouched.
+RELAXED = settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+
+
+@RELAXED
 @given(results())
 def test_prizes_add_up_to_the_pool_to_the_cent(case: tuple[int, list[int], tuple[Standing, ...]]) -> None:
     pool, bp, standings = case
@@ -127,6 +132,7 @@ def test_prizes_add_up_to_the_pool_to_the_cent(case: tuple[int, list[int], tuple
     assert all(prize >= 0 for prize in prizes.values())
 
 
+@RELAXED
 @given(results())
 def test_tied_entries_prizes_differ_by_at_most_a_cent(
     case: tuple[int, list[int], tuple[Standing, ...]],
@@ -140,6 +146,7 @@ def test_tied_entries_prizes_differ_by_at_most_a_cent(
         assert amounts == sorted(amounts, reverse=True)  # the extra cents to the lower entry numbers
 
 
+@RELAXED
 @given(results())
 def test_a_better_place_never_gets_less(case: tuple[int, list[int], tuple[Standing, ...]]) -> None:
     pool, bp, standings = case
