@@ -74,6 +74,29 @@ def _patron_after(patron: Patron) -> dict[str, object]:
     }
 
 
+def _record(
+    patron: Patron,
+    *,
+    event: str,
+    before: dict[str, object] | None,
+    after: dict[str, object],
+    actor: AuditActor,
+    now: dt.datetime,
+) -> None:
+    record_event(
+        event_type=f"casino.patron.{event}",
+        actor=actor,
+        table_id=None,
+        table_name="",
+        subject_type="patron",
+        subject_id=str(patron.pk),
+        subject_label=f"patron {patron.number}",
+        before=before,
+        after=after,
+        occurred_at=now,
+    )
+
+
 @transaction.atomic
 def create_patron(
     *,
@@ -98,17 +121,7 @@ def create_patron(
         created_at=now,
         created_by_id=user.pk,
     )
-    record_event(
-        event_type="casino.patron.created",
-        actor=actor,
-        table_id=None,
-        table_name="",
-        subject_type="patron",
-        subject_id=str(patron.pk),
-        subject_label=f"patron {patron.number}",
-        after=_patron_after(patron),
-        occurred_at=now,
-    )
+    _record(patron, event="created", before=None, after=_patron_after(patron), actor=actor, now=now)
     return patron
 
 
@@ -143,18 +156,7 @@ def identify_patron(
         identification_reference,
     )
     patron.save(update_fields=["name", "identification_type", "identification_reference"])
-    record_event(
-        event_type="casino.patron.identified",
-        actor=actor,
-        table_id=None,
-        table_name="",
-        subject_type="patron",
-        subject_id=str(patron.pk),
-        subject_label=f"patron {patron.number}",
-        before=before,
-        after=_patron_after(patron),
-        occurred_at=now,
-    )
+    _record(patron, event="identified", before=before, after=_patron_after(patron), actor=actor, now=now)
     return patron
 
 
@@ -171,17 +173,13 @@ def _locked_patron(number: int) -> Patron:
 def _record_exclusion(
     patron: Patron, *, event: str, reason: str, actor: AuditActor, now: dt.datetime
 ) -> None:
-    record_event(
-        event_type=f"casino.patron.{event}",
-        actor=actor,
-        table_id=None,
-        table_name="",
-        subject_type="patron",
-        subject_id=str(patron.pk),
-        subject_label=f"patron {patron.number}",
+    _record(
+        patron,
+        event=event,
         before={"excluded": not patron.excluded},
         after={"excluded": patron.excluded, "reason": reason},
-        occurred_at=now,
+        actor=actor,
+        now=now,
     )
 
 
