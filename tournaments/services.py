@@ -331,7 +331,7 @@ def _close_registration(tournament: Tournament, *, actor: AuditActor, now: dt.da
     settings = selectors.settings_of(tournament)
     if tournament.state != TournamentState.REGISTERING or now < settings.registration_closes_at:
         return False
-    buy_ins = settings.buy_in_cents * tournament.entries_taken
+    buy_ins = selectors.money_of(tournament).figures.buy_ins_cents  # as the ledger holds them
     overlay = overlay_cents(
         buy_ins_cents=buy_ins, added_cents=settings.added_cents, guarantee_cents=settings.guarantee_cents
     )
