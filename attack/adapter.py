@@ -10,7 +10,7 @@ from attack.engine.game import AttackMove, AttackState, MoveNotAllowedError, Pla
 from attack.engine.rules import placement_outcome
 from attack.engine.view import describe, score
 from casino.engine.cards import Card
-from skill_games.registry import Caller, Clocked, OneSeatAdapter
+from skill_games.registry import Caller, Clocked, OneSeatAdapter, TournamentPlay
 
 KIND = "attack"
 NAME = "Blackjack Attack"
@@ -20,6 +20,7 @@ class AttackAdapter(OneSeatAdapter):
     name = NAME
     moves = {Place.kind: (Place, "column", "1-4"), Undo.kind: (Undo, None, "")}
     refusal = MoveNotAllowedError
+    tournament = TournamentPlay(lower_wins=False, no_show_score=0)  # a heat not started scores 0
 
     def check_settings(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """One seat and a 300-second clock: no settings."""

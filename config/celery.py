@@ -22,12 +22,14 @@ def setup_periodic_tasks(sender: Celery, **kwargs: Any) -> None:
     from casino.tasks import BEAT_SCHEDULE as CASINO_SCHEDULE
     from reports.tasks import BEAT_SCHEDULE as REPORTS_SCHEDULE
     from skill_games.tasks import BEAT_SCHEDULE as SKILL_GAMES_SCHEDULE
+    from tournaments.tasks import BEAT_SCHEDULE as TOURNAMENTS_SCHEDULE
 
     sender.conf.beat_schedule = {
         **AUDIT_SCHEDULE,
         **CASINO_SCHEDULE,
         **REPORTS_SCHEDULE,
         **SKILL_GAMES_SCHEDULE,
+        **TOURNAMENTS_SCHEDULE,
     }
 
 
@@ -42,8 +44,13 @@ def join_the_embedded_database(**kwargs: Any) -> None:
 # The skill games' deadline task runs every 2 s. Beat's "Sending due task" and the worker's
 # "received" and "succeeded" lines for it would bury everything else the service logs, so they
 # are left out, except a run that finished games.
-ROUTINE_TASKS = ("skill_games.tasks.finish_due_games", "skill-games-finish-due-games")
-IDLE_RESULT = "{'games': []}"
+ROUTINE_TASKS = (
+    "skill_games.tasks.finish_due_games",
+    "skill-games-finish-due-games",
+    "tournaments.tasks.advance_tournaments",
+    "tournaments-advance",
+)
+IDLE_RESULTS = ("{'games': []}", "{'tournaments': []}")
 
 
 class LeaveOutRoutineTaskLines(logging.Filter):
@@ -53,7 +60,7 @@ class LeaveOutRoutineTaskLines(logging.Filter):
         message = record.getMessage()
         if not any(name in message for name in ROUTINE_TASKS):
             return True
-        return "succeeded" in message and IDLE_RESULT not in message
+        return "succeeded" in message and not any(idle in message for idle in IDLE_RESULTS)
 
 
 @after_setup_logger.connect

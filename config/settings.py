@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "attack",
     "squares",
     "make21",
+    "tournaments",
     "reports",
     "config",
     "audit",
@@ -165,6 +166,11 @@ CASINO_MTL_THRESHOLD_CENTS = env.int("CASINO_MTL_THRESHOLD_CENTS", default=300_0
 CASINO_CTR_THRESHOLD_CENTS = env.int("CASINO_CTR_THRESHOLD_CENTS", default=1_000_000)
 if not 0 < CASINO_MTL_THRESHOLD_CENTS <= CASINO_CTR_THRESHOLD_CENTS:
     raise ImproperlyConfigured("CASINO_MTL_THRESHOLD_CENTS is above 0, at most CASINO_CTR_THRESHOLD_CENTS.")
+# A tournament prize at or over this is paid only to an identified patron and listed for the tax
+# forms (RULES.md §4: the federal information-return minimum from 2026, $2,000).
+CASINO_PRIZE_REPORTING_THRESHOLD_CENTS = env.int("CASINO_PRIZE_REPORTING_THRESHOLD_CENTS", default=200_000)
+if CASINO_PRIZE_REPORTING_THRESHOLD_CENTS <= 0:
+    raise ImproperlyConfigured("CASINO_PRIZE_REPORTING_THRESHOLD_CENTS is above 0.")
 # Dealer sign-in (README, Dealer sign-in and sessions): this many wrong PINs for one badge within
 # the window lock the dealer until a supervisor unlocks them; this many failed sign-ins at one
 # terminal within its window make it refuse sign-ins (429) until the window ends.

@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/v1/audit/", include("audit.api.urls")),
     path("api/v1/paytables/", include("bonus_tie.api.urls")),
     path("api/v1/specials/", include("specials.api.urls")),
+    path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/", include("skill_games.api.urls")),
     path("api/v1/", include("reports.api.urls")),
     path("api/v1/", include("table_money.api.urls")),

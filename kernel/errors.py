@@ -48,3 +48,14 @@ class ForbiddenError(ServiceError):
 
 class BadCredentialsError(ServiceError):
     """A badge, a PIN or a password that does not match (401)."""
+
+
+def given_reason(reason: str, *, max_length: int) -> str:
+    """The reason a change is made, stripped; `reason_required` when it is blank or longer than
+    `max_length` characters."""
+    reason = reason.strip()
+    if not reason or len(reason) > max_length:
+        raise ServiceError(
+            "reason_required", f"Give the reason, 1 to {max_length} characters.", field="reason"
+        )
+    return reason

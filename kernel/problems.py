@@ -214,11 +214,15 @@ def _problem_for(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, CodedError):
         status = status_of(exc)
         listed = bool(exc.field) or exc.listed_without_field
+        # An error that names several fields lists them all (`invalid_tournament`); else its one field.
+        errors = getattr(exc, "errors", None) or (
+            [{"field": exc.field or "", "code": exc.code, "message": exc.detail}] if listed else []
+        )
         return problem(
             status_code=status,
             code=exc.code,
             detail=exc.detail,
-            errors=[{"field": exc.field or "", "code": exc.code, "message": exc.detail}] if listed else [],
+            errors=errors,
             headers={"WWW-Authenticate": "Token"} if status == 401 else None,
         )
 

@@ -38,13 +38,20 @@ from make21.engine.game import (
     Take,
     TimeUpError,
 )
-from make21.engine.rules import DEFAULT_TURN_LIMIT_S, TURN_LIMIT_S_RANGE, check_games, check_players
+from make21.engine.rules import (
+    DEFAULT_TURN_LIMIT_S,
+    PLAYERS_RANGE,
+    TURN_LIMIT_S_RANGE,
+    check_games,
+    check_players,
+)
 from skill_games.registry import (
     Caller,
     Clocked,
     End,
     Ending,
     InvalidGameSettingsError,
+    TournamentPlay,
     no_settings_but,
 )
 
@@ -89,6 +96,16 @@ def _cards(value: object) -> tuple[Card, ...]:
 
 class Make21Adapter:
     shows_reveals = True
+    # One table of the entries; a seat's score is the cards it collected: fewer is better.
+    tournament = TournamentPlay(lower_wins=True, no_show_score=None, table_seats=PLAYERS_RANGE)
+
+    def tournament_settings(self, body: Mapping[str, Any], *, players: int | None) -> dict[str, Any]:
+        """`games` and `turn_limit_s` as a practice match takes them; the players are the entries."""
+        no_settings_but(NAME, body, "games", "turn_limit_s")
+        return self.check_settings({**body, "players": players})
+
+    def seat_score(self, score: Mapping[str, Any], *, seat: int) -> int:
+        return int(score["total"][str(seat)])
 
     def check_settings(self, body: Mapping[str, Any]) -> dict[str, Any]:
         no_settings_but(NAME, body, *SETTINGS)

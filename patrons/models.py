@@ -41,11 +41,18 @@ class Patron(models.Model):
     )
     created_at = models.DateTimeField()
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Self-excluded or barred: refused a tournament entry (RULES.md §4) until compliance reinstates.
+    excluded = models.BooleanField(default=False, db_default=False)
+    exclusion_reason = models.CharField(max_length=500, blank=True, db_default="")
 
     class Meta:
         db_table = "casino_patron"
         constraints = [
             models.CheckConstraint(condition=~Q(name=""), name="patron_has_name"),
+            models.CheckConstraint(
+                condition=Q(excluded=False, exclusion_reason="") | Q(excluded=True) & ~Q(exclusion_reason=""),
+                name="patron_exclusion_has_reason",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -16,7 +16,7 @@ from django.db.models import Q, QuerySet
 
 from audit.context import AuditActor
 from audit.services import record_event
-from kernel.errors import NotFoundError, ServiceError
+from kernel.errors import ConflictError, NotFoundError, ServiceError, given_reason
 from kernel.gaming_day import casino_zone
 from patrons.identification import (
     IdentificationDetails,
@@ -182,6 +182,59 @@ def identify_patron(
 def identification_history(*, patron: Patron) -> QuerySet[PatronIdentification]:
     """The patron's identification revisions, the latest first."""
     return patron.identifications.select_related("recorded_by").order_by("-revision")
+
+
+EXCLUSION_REASON_MAX_LENGTH = 500
+
+
+def _locked_patron(number: int) -> Patron:
+    patron = Patron.objects.select_for_update(of=("self",)).filter(number=number).first()
+    if patron is None:
+        raise NotFoundError("not_found", f"No patron number {number} is on file.")
+    return patron
+
+
+def _record_exclusion(
+    patron: Patron, *, event: str, reason: str, actor: AuditActor, now: dt.datetime
+) -> None:
+    record_event(
+        event_type=f"casino.patron.{event}",
+        actor=actor,
+        table_id=None,
+        table_name="",
+        subject_type="patron",
+        subject_id=str(patron.pk),
+        subject_label=f"patron {patron.number}",
+        before={"excluded": not patron.excluded},
+        after={"excluded": patron.excluded, "reason": reason},
+        occurred_at=now,
+    )
+
+
+@transaction.atomic
+def exclude_patron(*, number: int, reason: str, actor: AuditActor, now: dt.datetime) -> Patron:
+    """Mark a patron excluded (self-exclusion or barred): a tournament entry is then refused."""
+    reason = given_reason(reason, max_length=EXCLUSION_REASON_MAX_LENGTH)
+    patron = _locked_patron(number)
+    if patron.excluded:
+        raise ConflictError("patron_already_excluded", f"Patron {number} is already excluded.")
+    patron.excluded, patron.exclusion_reason = True, reason
+    patron.save(update_fields=["excluded", "exclusion_reason"])
+    _record_exclusion(patron, event="excluded", reason=reason, actor=actor, now=now)
+    return patron
+
+
+@transaction.atomic
+def reinstate_patron(*, number: int, reason: str, actor: AuditActor, now: dt.datetime) -> Patron:
+    """Lift a patron's exclusion."""
+    reason = given_reason(reason, max_length=EXCLUSION_REASON_MAX_LENGTH)
+    patron = _locked_patron(number)
+    if not patron.excluded:
+        raise ConflictError("patron_not_excluded", f"Patron {number} is not excluded.")
+    patron.excluded, patron.exclusion_reason = False, ""
+    patron.save(update_fields=["excluded", "exclusion_reason"])
+    _record_exclusion(patron, event="reinstated", reason=reason, actor=actor, now=now)
+    return patron
 
 
 def find_patrons(*, query: str) -> QuerySet[Patron]:

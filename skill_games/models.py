@@ -43,8 +43,11 @@ class Game(models.Model):
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
-    # A tournament's heat game (RULES.md §4) will point at its heat and entry; practice games: null.
+    # A tournament's game (RULES.md §4): its tournament and heat (each seat names its entry); a
+    # practice game: null. A duplicate heat's deck is revealed when the heat closes, not by the game.
     tournament_id = models.BigIntegerField(null=True, blank=True)
+    tournament_heat = models.PositiveSmallIntegerField(null=True, blank=True)
+    reveal_held = models.BooleanField(default=False, db_default=False)
     created_at = models.DateTimeField()
 
     class Meta:
@@ -94,6 +97,7 @@ class Seat(models.Model):
     number = models.PositiveSmallIntegerField()
     key_prefix = models.CharField(max_length=12, unique=True)
     key_hash = models.CharField(max_length=64)
+    tournament_entry = models.PositiveIntegerField(null=True, blank=True)  # the entry's number
     created_at = models.DateTimeField()
 
     class Meta:

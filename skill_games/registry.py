@@ -34,6 +34,7 @@ __all__ = [
     "InvalidGameSettingsError",
     "SkillGame",
     "TimeUpError",
+    "TournamentPlay",
     "game_for",
     "games",
     "kinds",
@@ -93,8 +94,28 @@ class Clocked(Generic[State]):
     automatic: tuple[tuple[int, Any], ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentPlay:
+    """How a tournament ranks the game and what it scores an entry that never plays (RULES.md §4)."""
+
+    lower_wins: bool  # fewer is better (Make 21's cards collected); else higher is better
+    # A solitaire game's score for a heat an entry never started; None for a table game.
+    no_show_score: int | None
+    # A table game's seats (fewest, most): the entries share one game, one seat each.
+    table_seats: tuple[int, int] | None = None
+
+
 class Adapter(Protocol[State, Move]):
     """One game's engine as the kit drives it. Every method is pure: no clock, no I/O."""
+
+    tournament: TournamentPlay
+
+    def tournament_settings(self, body: Mapping[str, Any], *, players: int | None) -> dict[str, Any]:
+        """The game's settings for a tournament from the tournament's `settings` body; a table
+        game's `players` are the entries seated, not a setting. Raises `InvalidGameSettingsError`."""
+
+    def seat_score(self, score: Mapping[str, Any], *, seat: int) -> int:
+        """A seat's tournament score from the game's final score (as `score` gives it)."""
 
     def check_settings(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """The game's settings from the creation body (its own fields only; None for absent
@@ -232,6 +253,12 @@ class OneSeatAdapter:
 
     def seats(self, settings: Mapping[str, Any]) -> int:
         return 1
+
+    def tournament_settings(self, body: Mapping[str, Any], *, players: int | None) -> dict[str, Any]:
+        return self.check_settings(body)  # type: ignore[attr-defined]
+
+    def seat_score(self, score: Mapping[str, Any], *, seat: int) -> int:
+        return int(score["total"])
 
     def decks(self, settings: Mapping[str, Any]) -> int:
         return 1

@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 
 from casino.engine.cards import Card, parse_card
 from kernel.rows import Columns
-from skill_games.models import Game, GameState, Move
+from skill_games.models import Game, GameState, Move, Seat
 from skill_games.registry import Adapter, game_for
 
 MS = dt.timedelta(milliseconds=1)
@@ -126,6 +126,16 @@ def logged_moves(*, game_id: int) -> list[LoggedMove]:
 def seat_numbers(game: Game) -> list[int]:
     """A game's seats are numbered 1 to its settings' seat count from its creation on."""
     return list(range(1, adapter_of(game).seats(game.settings) + 1))
+
+
+def seat_entries(game: Game) -> dict[int, int]:
+    """A tournament game's seats and the entry (by number) at each; none for a practice game."""
+    if game.tournament_id is None:
+        return {}
+    rows = Seat.objects.filter(game_id=game.pk, tournament_entry__isnull=False)
+    return {
+        number: entry for number, entry in rows.values_list("number", "tournament_entry") if entry is not None
+    }
 
 
 def is_due(game: Game, now: dt.datetime) -> bool:

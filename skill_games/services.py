@@ -83,6 +83,20 @@ def _schedule(game: Game, adapter: Adapter[Any, Any], state: Any) -> None:
 # --- creating a game ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentSeating:
+    """A tournament's game: its tournament and heat, the entry (by number) at each seat in order,
+    and whether its deck's reveal waits for the heat to close (a duplicate heat)."""
+
+    tournament_id: int
+    heat: int
+    entries: tuple[int, ...]
+    reveal_held: bool
+    # Each seat's key as (prefix, SHA-256 hash), when the seats take their entries' own tokens (a
+    # table dealt before its players come: each device already holds its entry's token).
+    seat_keys: tuple[tuple[str, str], ...] = ()
+
+
 @transaction.atomic(savepoint=False)
 def create_game(
     *,
@@ -93,10 +107,12 @@ def create_game(
     now: dt.datetime,
     deck: Sequence[Card] | None = None,
     decks: Sequence[Sequence[Card]] = (),
+    tournament: TournamentSeating | None = None,
 ) -> GameSnapshot:
-    """A practice game of `kind` with the settings in `body`: one deck per game of its match
-    shuffled (or the first ones given, `decks` or `deck`, for a test), each committed to and every
-    commitment published, one token per seat (returned once, stored hashed)."""
+    """A game of `kind` with the settings in `body`: one deck per game of its match shuffled (or
+    the first ones given, `decks` or `deck`: a duplicate heat's, or a test's), each committed to
+    and every commitment published, one token per seat (returned once, stored hashed). A practice
+    game, or a tournament's (`tournament`)."""
     adapter = game_for(kind).adapter
     game_settings = adapter.check_settings(body)
     given = [tuple(order) for order in decks] or ([tuple(deck)] if deck is not None else [])
@@ -115,17 +131,32 @@ def create_game(
         created_by_id=user_id,
         created_at=now,
     )
+    if tournament is not None:
+        game.tournament_id, game.tournament_heat = tournament.tournament_id, tournament.heat
+        game.reveal_held = tournament.reveal_held
     ends = adapter.ends_at_ms(state)
     game.ends_at = None if ends is None else _moment(game, ends)
     _schedule(game, adapter, state)
     game.save()
     tokens: dict[int, str] = {}
     seats = []
+    given_keys = () if tournament is None else tournament.seat_keys
     for number in range(1, adapter.seats(game_settings) + 1):
-        key = new_api_key()
-        tokens[number] = key.key
+        if given_keys:
+            prefix, key_hash = given_keys[number - 1]
+        else:
+            key = new_api_key()
+            tokens[number], prefix, key_hash = key.key, key.prefix, key.key_hash
+        entry = None if tournament is None else tournament.entries[number - 1]
         seats.append(
-            Seat(game=game, number=number, key_prefix=key.prefix, key_hash=key.key_hash, created_at=now)
+            Seat(
+                game=game,
+                number=number,
+                key_prefix=prefix,
+                key_hash=key_hash,
+                tournament_entry=entry,
+                created_at=now,
+            )
         )
     Seat.objects.bulk_create(seats)
     _record(
@@ -140,19 +171,40 @@ def create_game(
             "commitments": list(game.commitments),  # one a game of the match, in order
             "started_at": started.isoformat(),
             "ends_at": None if game.ends_at is None else game.ends_at.isoformat(),
+            "tournament": None
+            if tournament is None
+            else {
+                "id": tournament.tournament_id,
+                "heat": tournament.heat,
+                "entries": list(tournament.entries),
+            },
         },
         at=now,
     )
     return GameSnapshot(game=game, seats=sorted(tokens), state=state, at=now, tokens=tokens)
 
 
+@transaction.atomic(savepoint=False)
+def reveal_held_game(*, game_id: int, actor: AuditActor, now: dt.datetime) -> bool:
+    """Reveal every deck of a finished game whose reveal was held (a duplicate heat, once it has
+    closed); whether it revealed anything (a second call finds it done)."""
+    game = lock_game(game_id=game_id)
+    if game is None or game.state != GameState.FINISHED or game.revealed_at is not None:
+        return False
+    game.reveal_held = False
+    _reveal(game, game.deal_count, actor=actor, at=now)
+    game.revealed_at = now
+    game.save(update_fields=["reveal_held", "decks_revealed", "revealed_at"])
+    return True
+
+
 # --- the end, the clock ------------------------------------------------------------------------
 
 
 def _reveal(game: Game, upto: int, *, actor: AuditActor, at: dt.datetime) -> None:
-    """The decks of the games that have ended, up to deck `upto`, revealed one by one (a practice
-    game's: a heat's decks are revealed when the heat closes, RULES.md §4)."""
-    if game.tournament_id is not None:
+    """The decks of the games that have ended, up to deck `upto`, revealed one by one (unless held:
+    a duplicate heat's deck is revealed when the heat closes, RULES.md §4)."""
+    if game.reveal_held:
         return
     while game.decks_revealed < upto:
         game.decks_revealed += 1
@@ -179,7 +231,7 @@ def _finish(game: Game, adapter: Adapter[Any, Any], state: Any, end: End, *, act
     game.due_at = None
     after = {"end": end.ending.value, "finished_at": finished_at.isoformat(), "score": score, "seq": game.seq}
     _record(game, event_type="skill_games.game.ended", actor=actor, after=after, at=finished_at)
-    if game.tournament_id is None:
+    if not game.reveal_held:
         _reveal(game, game.deal_count, actor=actor, at=finished_at)
         game.revealed_at = finished_at
 

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from casino.engine.cards import Card
-from skill_games.registry import Caller, Clocked, OneSeatAdapter
+from skill_games.registry import Caller, Clocked, OneSeatAdapter, TournamentPlay
 from squares.engine import game as engine
 from squares.engine.game import CashIn, MoveNotAllowedError, Place, SquaresMove, SquaresState, Swap
-from squares.engine.rules import DEFAULT_LIMIT_S, check_limit_s
+from squares.engine.rules import DEFAULT_LIMIT_S, SQUARES_PER_GAME, UNCASHED_SQUARE_SCORE, check_limit_s
 from squares.engine.view import describe, score
 
 KIND = "squares"
@@ -24,6 +24,8 @@ class SquaresAdapter(OneSeatAdapter):
         CashIn.kind: (CashIn, None, ""),
     }
     refusal = MoveNotAllowedError
+    # A heat not started scores as every square not cashed in: -630 (RULES.md §4).
+    tournament = TournamentPlay(lower_wins=False, no_show_score=SQUARES_PER_GAME * UNCASHED_SQUARE_SCORE)
 
     def check_settings(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """`limit_s`, 60-7200, 30 minutes unless told [decided: the seed has no clock]."""

@@ -111,3 +111,21 @@ def prorate_largest_remainder(winnings: Sequence[tuple[tuple[int, ...], int]], l
     for i in order[:leftover]:
         shares[i] += 1
     return shares
+
+
+BASIS_POINTS = 10_000  # a whole in basis points
+
+
+def basis_points_of(cents: int, bp: int) -> int:
+    """`bp` basis points of `cents`, rounded down (a tournament place's share of the pool)."""
+    return _round_down(check_cents(cents, field="cents") * check_cents(bp, field="bp"), BASIS_POINTS)
+
+
+def split_evenly(cents: int, parts: int) -> list[int]:
+    """`cents` in `parts` equal shares rounded down, the cents left over one each to the first
+    shares, so they add up to `cents` exactly and differ by at most one cent."""
+    check_cents(cents, field="cents")
+    if type(parts) is not int or parts < 1:
+        raise ValueError(f"cannot split into {parts!r} parts")
+    share, leftover = divmod(cents, parts)
+    return [share + (1 if index < leftover else 0) for index in range(parts)]

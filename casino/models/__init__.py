@@ -12,7 +12,9 @@ from casino.models.floor import (
 )
 from casino.models.inventories import SHIFT_NAMES, InventoryKind, TableInventory
 from casino.models.ledger import (
+    CAGE_MOVEMENT_KINDS,
     HOUSE_ACCOUNT_KINDS,
+    OWNED_ACCOUNT_KINDS,
     Account,
     AccountKind,
     LedgerEntry,
@@ -24,8 +26,10 @@ from casino.models.shoes import Shoe, ShoeMode
 from casino.models.staff_sign_in import StaffSignInLock, StaffSignInThrottle
 
 __all__ = [
+    "CAGE_MOVEMENT_KINDS",
     "HOUSE_ACCOUNT_KINDS",
     "OPEN_RULE_CHANGE_STATES",
+    "OWNED_ACCOUNT_KINDS",
     "SHIFT_NAMES",
     "Account",
     "AccountKind",

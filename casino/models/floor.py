@@ -156,6 +156,7 @@ class StaffRole(models.TextChoices):
     CAGE_CASHIER = "cage_cashier", "Cage cashier"
     COUNT_TEAM = "count_team", "Count team"
     ADMIN = "admin", "Admin"
+    TOURNAMENT_DIRECTOR = "tournament_director", "Tournament director"
 
 
 class StaffProfile(models.Model):

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.authentication import SUPERVISOR_ROLES, Principal
-from casino.api.views import IDEMPOTENCY_HEADER, actor_of, principal_of
+from casino.api.views import IDEMPOTENCY_HEADER, actor_of, principal_of, validated
 from casino.models import StaffRole
 from kernel.errors import ForbiddenError
 from kernel.idempotency import idempotent
@@ -79,6 +79,7 @@ class PatronOutput(serializers.Serializer):
     identification_reference = serializers.CharField(allow_null=True)
     is_identified = serializers.BooleanField()
     identification = IdentificationOutput(allow_null=True, help_text="The current revision, or null.")
+    excluded = serializers.BooleanField()
     created_at = serializers.DateTimeField()
 
 
@@ -156,6 +157,7 @@ def patron_payload(patron: Patron, *, sees_tin: bool = False) -> dict[str, Any]:
         "identification_reference": identification.id_number if identification else None,
         "is_identified": patron.is_identified,
         "identification": _identification_payload(patron, sees_tin=sees_tin),
+        "excluded": patron.excluded,
         "created_at": patron.created_at,
     }
 
@@ -241,5 +243,54 @@ class PatronIdentifyApi(APIView):
             user=_user(request),
             actor=actor_of(request),
             now=timezone.now(),
+        )
+        return Response(PatronOutput(patron_payload(patron, sees_tin=_sees_tin(request))).data)
+
+
+class Compliance(BasePermission):
+    message = "Only compliance may exclude or reinstate a patron."
+    code = "role_not_allowed"
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        principal = request.user
+        return isinstance(principal, Principal) and principal.has_role(StaffRole.COMPLIANCE)
+
+
+class ExclusionInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=patrons.EXCLUSION_REASON_MAX_LENGTH)
+
+
+class PatronExcludeApi(APIView):
+    permission_classes = [Compliance]
+
+    @extend_schema(
+        request=ExclusionInput,
+        responses={200: PatronOutput},
+        parameters=[IDEMPOTENCY_HEADER],
+        operation_id="patron_exclude",
+    )
+    @idempotent
+    def post(self, request: Request, number: int) -> Response:
+        data = validated(ExclusionInput, request.data)
+        patron = patrons.exclude_patron(
+            number=number, reason=data["reason"], actor=actor_of(request), now=timezone.now()
+        )
+        return Response(PatronOutput(patron_payload(patron, sees_tin=_sees_tin(request))).data)
+
+
+class PatronReinstateApi(APIView):
+    permission_classes = [Compliance]
+
+    @extend_schema(
+        request=ExclusionInput,
+        responses={200: PatronOutput},
+        parameters=[IDEMPOTENCY_HEADER],
+        operation_id="patron_reinstate",
+    )
+    @idempotent
+    def post(self, request: Request, number: int) -> Response:
+        data = validated(ExclusionInput, request.data)
+        patron = patrons.reinstate_patron(
+            number=number, reason=data["reason"], actor=actor_of(request), now=timezone.now()
         )
         return Response(PatronOutput(patron_payload(patron, sees_tin=_sees_tin(request))).data)

@@ -11,8 +11,8 @@ from casino.api.authentication import Principal
 from casino.models import StaffRole
 from skill_games.api.authentication import SeatPrincipal
 
-# Practice games are created by a pit boss or an admin (the tournament director too, with §4).
-CREATOR_ROLES = (StaffRole.PIT_BOSS, StaffRole.ADMIN)
+# Practice games are created by a pit boss, an admin or the tournament director (API.md).
+CREATOR_ROLES = (StaffRole.PIT_BOSS, StaffRole.ADMIN, StaffRole.TOURNAMENT_DIRECTOR)
 
 
 class _SkillGamePermission(BasePermission):
@@ -35,7 +35,7 @@ class _SkillGamePermission(BasePermission):
 
 
 class CreatesPracticeGames(_SkillGamePermission):
-    message = "Only a pit boss or an admin may create a practice game."
+    message = "Only a pit boss, an admin or the tournament director may create a practice game."
 
     def staff_may(self, principal: Principal) -> bool:
         return principal.has_role(*CREATOR_ROLES)

@@ -7,7 +7,7 @@ from typing import Any
 
 from skill_games.models import Game, GameState, Move
 from skill_games.registry import Adapter, Caller
-from skill_games.selectors import MS, GameSnapshot, adapter_of, last_reveal_of, reveals_of
+from skill_games.selectors import MS, GameSnapshot, adapter_of, last_reveal_of, reveals_of, seat_entries
 
 
 def timestamp(moment: dt.datetime) -> str:
@@ -23,6 +23,17 @@ def _view(game: Game, adapter: Adapter[Any, Any], state: Any, caller: Caller) ->
     if isinstance(needs, dict) and isinstance(needs.get("deadline"), int):
         view["needs"] = {**needs, "deadline": timestamp(game.started_at + needs["deadline"] * MS)}
     return view
+
+
+def _tournament_of(snapshot: GameSnapshot, caller: Caller) -> dict[str, Any] | None:
+    """`{id, heat, entry}` for a tournament's game: the caller's seat's entry (the only seat's in
+    a solitaire game; None for staff at a table)."""
+    game = snapshot.game
+    if game.tournament_id is None:
+        return None
+    entries = seat_entries(game)
+    seat = caller.seat if caller.seat is not None else (1 if len(entries) == 1 else None)
+    return {"id": game.tournament_id, "heat": game.tournament_heat, "entry": entries.get(seat or 0)}
 
 
 def game_payload(snapshot: GameSnapshot, caller: Caller) -> dict[str, Any]:
@@ -43,7 +54,7 @@ def game_payload(snapshot: GameSnapshot, caller: Caller) -> dict[str, Any]:
         "server_time": timestamp(snapshot.at),
         "commitment": game.commitments[adapter.game_no(snapshot.state) - 1],
         "reveal": last_reveal_of(game),
-        "tournament": None,
+        "tournament": _tournament_of(snapshot, caller),
         **_view(game, adapter, snapshot.state, caller),
         "seats": seats,
     }

@@ -34,6 +34,8 @@ TAKE_A_FORM = frozenset(
         "slip_request",
         "slip_approve",
         "slip_void",
+        "slip_receive",
+        "cage_slip_sign",
         "round_void",
         "patrons",
         "patron_identify",

@@ -37,6 +37,8 @@ from tests.bonus_tie.conftest import Staff, compute
 from tests.hostile.corpus import Case, cases_for
 from tests.support.api import TableActors, post
 from tests.support.gaming_day import day_shift_clock
+from tournaments import services as tournaments
+from tournaments.models import Prize
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +62,9 @@ _STATE = {
     "audit events": "(SELECT count(*) || '/' || max(id) FROM audit_auditevent WHERE event_type NOT LIKE 'security.%')",
     "audit head": "(SELECT hash FROM audit_auditevent WHERE event_type NOT LIKE 'security.%' ORDER BY id DESC LIMIT 1)",
     "skill games": "(SELECT coalesce(sum(seq), 0) || string_agg(state, ',' ORDER BY id) FROM skill_games_game)",
+    "tournaments": "(SELECT string_agg(state || entries_taken, ',' ORDER BY id) FROM tournaments_tournament)",
+    "patrons excluded": "(SELECT count(*) FROM casino_patron WHERE excluded)",
+    "prizes paid": "(SELECT count(*) FROM tournaments_prize WHERE paid_at IS NOT NULL)",
 }
 
 # Left out: configuration rows no request of the corpus writes (their history is in), and the
@@ -86,7 +91,16 @@ class Fingerprint:
     def of_database(cls) -> "Fingerprint":
         quote = connection.ops.quote_name
         parts: dict[str, str] = {}
-        for label in ("casino", "bonus_tie", "specials", "skill_games", "kernel", "history", "audit"):
+        for label in (
+            "casino",
+            "bonus_tie",
+            "specials",
+            "skill_games",
+            "tournaments",
+            "kernel",
+            "history",
+            "audit",
+        ):
             for model in apps.get_app_config(label).get_models():
                 db_table, pk = model._meta.db_table, model._meta.pk.column
                 if not model._meta.proxy and db_table not in _LEFT_OUT:
@@ -442,6 +456,149 @@ def _skill_game_move(world: World) -> Target:
     return Target(seat, _at("/api/v1/games/{}/moves/"), created["id"], body)
 
 
+def _patron_exclusion(action: str) -> Callable[[World], Target]:
+    def build(world: World) -> Target:
+        compliance = world.staff("compliance").client
+        number = world.ok(compliance, "/api/v1/patrons/", {"name": "Man, blue coat"})["number"]
+        if action == "reinstate":
+            world.ok(compliance, f"/api/v1/patrons/{number}/exclude/", {"reason": "self-exclusion"})
+        return Target(
+            compliance, _at(f"/api/v1/patrons/{{}}/{action}/"), number, {"reason": "signed the form"}
+        )
+
+    return build
+
+
+def _tournament_body(*, closes_at: dt.datetime, heat_at: dt.datetime) -> dict[str, Any]:
+    return {
+        "name": "Hostile Attack",
+        "game": "attack",
+        "buy_in_cents": 2_000,
+        "fee_cents": 500,
+        "max_entries": 20,
+        "reentries": 1,
+        "registration_closes_at": closes_at.isoformat(),
+        "heats": [{"starts_at": heat_at.isoformat()}],
+        "start_window_s": 3600,
+        "deal": "duplicate",
+        "prizes_bp": [6000, 4000],
+    }
+
+
+def _tournament(world: World, *, stage: str) -> tuple[int, dict[str, Staff], list[str]]:
+    """A tournament built through its services at `stage`: drafted, registering, running (its heat
+    open), played (its heat over) or approved (results approved), with two entries' tokens. Set up
+    in the past when it must be running by now."""
+    director, cashier = world.staff("tournament_director"), world.staff("cage_cashier")
+    pit_boss, compliance = world.staff("pit_boss"), world.staff("compliance")
+    now = timezone.now()
+    played = stage in ("played", "approved")
+    start = (
+        now - dt.timedelta(hours=3 if played else 1) if stage != "draft" and stage != "registering" else now
+    )
+    body = _tournament_body(
+        closes_at=start + dt.timedelta(minutes=30), heat_at=start + dt.timedelta(minutes=40)
+    )
+    made = tournaments.create_tournament(body=body, user=director.user, actor=director.actor, now=start)
+    if stage == "draft":
+        return made.pk, {"director": director}, []
+    tournaments.file_tournament(
+        tournament_id=made.pk, reference="NGC-1", filed_on=start.date(), actor=director.actor, now=start
+    )
+    tokens = []
+    for name in ("Ana", "Bea"):
+        number = world.ok(cashier.client, "/api/v1/patrons/", {"name": name})["number"]
+        _, token = tournaments.register_entry(
+            tournament_id=made.pk,
+            patron_number=number,
+            paid_with="cash",
+            nickname="",
+            cashier=cashier.user,
+            actor=cashier.actor,
+            now=start,
+        )
+        tokens.append(token)
+    if stage != "registering":
+        tournaments.advance_tournament(
+            tournament_id=made.pk, actor=director.actor, now=start + dt.timedelta(minutes=45)
+        )
+    if played:
+        tournaments.advance_tournament(tournament_id=made.pk, actor=director.actor, now=now)
+        tournaments.propose_results(tournament_id=made.pk, user=director.user, actor=director.actor, now=now)
+    if stage == "approved":
+        tournaments.approve_results(
+            tournament_id=made.pk, user=compliance.user, role="compliance", actor=compliance.actor, now=now
+        )
+    staff = {"director": director, "cashier": cashier, "pit_boss": pit_boss, "compliance": compliance}
+    return made.pk, staff, tokens
+
+
+def _tournament_create(world: World) -> Target:
+    now = timezone.now()
+    body = _tournament_body(closes_at=now + dt.timedelta(hours=1), heat_at=now + dt.timedelta(hours=2))
+    return Target(world.staff("tournament_director").client, _plain("/api/v1/tournaments/"), None, body)
+
+
+def _tournament_file(world: World) -> Target:
+    tournament_id, staff, _ = _tournament(world, stage="draft")
+    body = {"reference": "NGC-2026-7", "filed_on": "2026-11-18"}
+    return Target(staff["director"].client, _at("/api/v1/tournaments/{}/file/"), tournament_id, body)
+
+
+def _tournament_entry(world: World) -> Target:
+    tournament_id, staff, _ = _tournament(world, stage="registering")
+    number = world.ok(staff["cashier"].client, "/api/v1/patrons/", {"name": "Cy"})["number"]
+    body = {"patron": number, "paid_with": "chips", "nickname": "Cy"}
+    return Target(staff["cashier"].client, _at("/api/v1/tournaments/{}/entries/"), tournament_id, body)
+
+
+def _tournament_cancel(world: World) -> Target:
+    tournament_id, staff, _ = _tournament(world, stage="registering")
+    return Target(
+        staff["director"].client,
+        _at("/api/v1/tournaments/{}/cancel/"),
+        tournament_id,
+        {"reason": "no kiosks"},
+    )
+
+
+def _tournament_cancel_approve(world: World) -> Target:
+    tournament_id, staff, _ = _tournament(world, stage="registering")
+    world.ok(
+        staff["director"].client, f"/api/v1/tournaments/{tournament_id}/cancel/", {"reason": "no kiosks"}
+    )
+    return Target(staff["pit_boss"].client, _at("/api/v1/tournaments/{}/cancel/approve/"), tournament_id, {})
+
+
+def _tournament_game(world: World) -> Target:
+    tournament_id, _, tokens = _tournament(world, stage="running")
+    device = APIClient()
+    device.credentials(HTTP_AUTHORIZATION=f"Token {tokens[0]}")
+    return Target(device, _at("/api/v1/tournaments/{}/games/"), tournament_id, {})
+
+
+def _tournament_results(world: World) -> Target:
+    tournament_id, staff, _ = _tournament(world, stage="running")
+    tournaments.advance_tournament(
+        tournament_id=tournament_id, actor=staff["director"].actor, now=timezone.now() + dt.timedelta(hours=2)
+    )
+    return Target(staff["director"].client, _at("/api/v1/tournaments/{}/results/"), tournament_id, {})
+
+
+def _tournament_results_approve(world: World) -> Target:
+    tournament_id, staff, _ = _tournament(world, stage="played")
+    return Target(
+        staff["compliance"].client, _at("/api/v1/tournaments/{}/results/approve/"), tournament_id, {}
+    )
+
+
+def _prize_pay(world: World) -> Target:
+    tournament_id, staff, _ = _tournament(world, stage="approved")
+    prize = Prize.objects.filter(tournament_id=tournament_id).order_by("pk").first()
+    assert prize is not None
+    return Target(staff["cashier"].client, _at("/api/v1/prizes/{}/pay/"), prize.pk, {"paid_with": "cash"})
+
+
 # Each POST route of the API (config/urls.py and the apps' url modules), and the state its
 # corpus starts from.
 ENDPOINTS: dict[str, Callable[[World], Target]] = {
@@ -480,6 +637,17 @@ ENDPOINTS: dict[str, Callable[[World], Target]] = {
     "api/v1/soft-counts/<int:count_id>/tallies/": _soft_count_tally,
     "api/v1/games/": _skill_game_create,
     "api/v1/games/<int:game_id>/moves/": _skill_game_move,
+    "api/v1/patrons/<int:number>/exclude/": _patron_exclusion("exclude"),
+    "api/v1/patrons/<int:number>/reinstate/": _patron_exclusion("reinstate"),
+    "api/v1/tournaments/": _tournament_create,
+    "api/v1/tournaments/<int:tournament_id>/file/": _tournament_file,
+    "api/v1/tournaments/<int:tournament_id>/entries/": _tournament_entry,
+    "api/v1/tournaments/<int:tournament_id>/cancel/": _tournament_cancel,
+    "api/v1/tournaments/<int:tournament_id>/cancel/approve/": _tournament_cancel_approve,
+    "api/v1/tournaments/<int:tournament_id>/games/": _tournament_game,
+    "api/v1/tournaments/<int:tournament_id>/results/": _tournament_results,
+    "api/v1/tournaments/<int:tournament_id>/results/approve/": _tournament_results_approve,
+    "api/v1/prizes/<int:prize_id>/pay/": _prize_pay,
 }
 # At least 2,000 cases in all.
 MIN_CASES_PER_ENDPOINT = -(-MIN_CASES // len(ENDPOINTS))

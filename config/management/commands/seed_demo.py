@@ -34,6 +34,7 @@ DEMO_STAFF = (
     ("cage", StaffRole.CAGE_CASHIER, ()),
     ("count1", StaffRole.COUNT_TEAM, ()),
     ("count2", StaffRole.COUNT_TEAM, ()),
+    ("director", StaffRole.TOURNAMENT_DIRECTOR, ()),
 )
 CREDENTIALS_FILE = Path(settings.BASE_DIR) / ".local" / "demo-credentials.json"
 
@@ -48,7 +49,8 @@ class Command(PlainErrorsCommand):
     help = (
         "Load the demo casino once: a pit, two tie-bonus tables and a special-card points table with "
         "terminals and dealers, a login for every staff role (two pit bosses and a floor supervisor "
-        "run the pit; compliance, the admin, a cage cashier and two count-team members), and a shift "
+        "run the pit; compliance, the admin, a cage cashier, two count-team members and the tournament "
+        "director), and a shift "
         "under way: the tables opened, buy-ins, a fill approved, a credit pending, a round played to "
         "its end on each blackjack table and a shoe open on every table, so the floor console shows "
         "live figures and each terminal deals its next round at once."
