@@ -24,12 +24,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="account",
             name="owner",
-            field=models.CharField(blank=True, db_default="", max_length=40),
+            field=models.CharField(blank=True, default="", db_default="", max_length=40),
         ),
         migrations.AddField(
             model_name="ledgertransaction",
             name="owner",
-            field=models.CharField(blank=True, db_default="", max_length=40),
+            field=models.CharField(blank=True, default="", db_default="", max_length=40),
         ),
         migrations.AlterField(
             model_name="account",

@@ -35,7 +35,7 @@ class Account(models.Model):
     kind = models.CharField(max_length=16, choices=AccountKind.choices)
     table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT, related_name="accounts")
     owner = models.CharField(
-        max_length=40, blank=True, db_default=""
+        max_length=40, blank=True, default="", db_default=""
     )  # an owned account's owner (OWNED_ACCOUNT_KINDS)
 
     class Meta:
@@ -106,7 +106,7 @@ class LedgerTransaction(models.Model):
     )
     memo = models.CharField(max_length=200, blank=True)
     owner = models.CharField(
-        max_length=40, blank=True, db_default=""
+        max_length=40, blank=True, default="", db_default=""
     )  # the owner of the owned accounts it moves
     created_at = models.DateTimeField()
     gaming_day = models.DateField()

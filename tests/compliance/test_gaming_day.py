@@ -559,7 +559,7 @@ def test_a_gaming_day_played_through_the_api_files_its_title31_ratings_and_daily
         "-$135.00 -0.64 % ! 3 6 $337.00 -$85.00 $6.09",
         "daily BJ-B $20,000.00 $12,980.00 $5,000.00 (counted) $5,000.00 $0.00 $0.00 $2,000.00 "
         "-$20.00 -0.40 % ! 3 6 $354.00 -$20.00 $2.24",
-        "daily Casino Main casino $60,000.00 $24,895.00 $25,950.00 (counted) $26,000.00 -$50.00 $3,000.00 "
+        "daily Casino total: Main casino $60,000.00 $24,895.00 $25,950.00 (counted) $26,000.00 -$50.00 $3,000.00 "
         "$12,000.00 -$155.00 -0.60 % ! 6 12 $691.00 -$105.00 $8.33",
         "Fill #1 $3,000.00 approved",
         "Fill #2 $500.00 VOID (approved, reversed) wrong table",

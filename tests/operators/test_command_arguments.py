@@ -159,7 +159,7 @@ def test_provision_table_creates_a_casino_and_its_first_pit_when_asked() -> None
         (["--username", "u" * 151],
          "Error: argument --username: Ensure this value has at most 150 characters (it has 151)."),
         (["--username", "dana", "--role", "boss"], "Error: argument --role: invalid choice: 'boss' "
-                                                   "(choose from 'floor_supervisor', 'pit_boss', 'compliance', 'cage_cashier', 'count_team', 'admin')"),
+                                                   "(choose from 'floor_supervisor', 'pit_boss', 'compliance', 'cage_cashier', 'count_team', 'admin', 'tournament_director')"),
         (["--role", "pit_boss"], "Error: the following arguments are required: --username"),
     ],
 )  # fmt: skip

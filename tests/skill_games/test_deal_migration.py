@@ -25,7 +25,7 @@ def at_0002() -> Iterator[None]:
     try:
         yield
     finally:
-        migrate(latest("skill_games"))
+        migrate(latest())
 
 
 @pytest.mark.django_db(transaction=True)
@@ -42,7 +42,7 @@ def test_one_deck_games_keep_their_deal_both_ways() -> None:
                 [DECK, "ab" * 32, "cd" * 32],
             )
 
-    migrate(latest("skill_games"))
+    migrate(latest())
 
     assert rows("SELECT decks, salts, commitments, decks_revealed FROM skill_games_game ORDER BY id") == [
         ([DECK], ["ab" * 32], ["cd" * 32], 0),
