@@ -86,6 +86,7 @@ def _record(
         before=before,
         after=after,
         occurred_at=at,
+        chain_owner=owner_key(tournament.pk),
     )
 
 
