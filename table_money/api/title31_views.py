@@ -105,8 +105,10 @@ def title31_payload(*, gaming_day: Any) -> dict[str, Any]:
         for entry in list_mtl_entries(gaming_day=gaming_day)
     ]
     ctr = []
-    for worksheet in (
-        latest_ctr_worksheets().filter(gaming_day=gaming_day).order_by("direction", "subject_key")
+    # Sorted here: an order_by on the queryset would replace the one DISTINCT ON picks the latest
+    # revision by.
+    for worksheet in sorted(
+        latest_ctr_worksheets().filter(gaming_day=gaming_day), key=lambda w: (w.direction, w.subject_key)
     ):
         line = ctr_filing_line(worksheet, today=today)
         patron = worksheet.patron

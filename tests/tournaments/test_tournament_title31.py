@@ -6,9 +6,10 @@ would take a patron who is not identified over the CTR line is stopped at the ca
 import csv
 import io
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from django.test import Client
 
 from tests.support.api import TableActors, cash_buy_in, ok, open_table, post, problem, redeem
 from tests.support.gaming_day import Clock
@@ -83,6 +84,7 @@ def test_a_cash_entry_and_a_cash_prize_join_the_patrons_table_cash(
     assert CageCash.objects.filter(direction="cash_out").count() == 1
 
     # A later table buy-in recomputes the cash-in worksheet with the entry still in it.
+    table.sign_in()  # the dealer's sign-in has lapsed over the tournament's hour
     ok(cash_buy_in(table, 100_000, patron=player), 201)
     (ctr,) = _latest(CashDirection.CASH_IN)
     assert (ctr.total_cents, ctr.revision) == (1_150_000, 2)
@@ -104,7 +106,9 @@ def test_a_cash_entry_and_a_cash_prize_join_the_patrons_table_cash(
         f"Tournament {run.id} prize of entry 1",
     ]
 
-    page = staff.compliance.get("/floor/compliance/2026-11-20/")
+    officer = Client()
+    officer.force_login(cast(Any, staff.make("compliance")[0].user))
+    page = officer.get("/floor/compliance/2026-11-20/")
     assert page.status_code == 200
     assert f"Cage: Tournament {run.id} entry 1" in page.content.decode()
 
@@ -142,3 +146,54 @@ def test_the_refund_of_a_cash_entry_is_cash_out(
         (320_000, f"Tournament {run.id} refund of entry 1")
     ]
     assert MtlEntry.objects.filter(direction="cash_out", cage_cash__isnull=False).count() == 1
+
+
+def _console(staff: Staff, role: str) -> Client:
+    client = Client()
+    client.force_login(cast(Any, staff.make(role)[0].user))
+    return client
+
+
+def test_prizes_at_the_reporting_threshold_are_listed_for_the_tax_forms(
+    create: Callable[..., Run], patron: Callable[..., int], staff: Staff, clock: Clock, limits: None
+) -> None:
+    run = squares_run(create, clock, buy_in_cents=150_000, fee_cents=10_000, prizes_bp=[7000, 3000])
+    winner = patron(
+        identification_type="passport", identification_reference="P-5550123", tin="123456789", tin_type="ssn_itin"
+    )
+    second = patron(identification_type="passport", identification_reference="P-88")
+    run.entered(winner, "cash")
+    run.entered(second, "chips")
+    run.entered(patron(), "chips")
+    prizes = play_out(run)["prizes"]  # $4,500 shared by three tied entries: $1,500 each
+    assert {p["amount_cents"] for p in prizes} == {150_000}
+    for prize in prizes:
+        ok(pay(run, prize["id"], "chips" if prize["entry"] == 2 else "cash"))
+    assert not [p for p in prizes if p["amount_cents"] >= 200_000]
+
+    bigger = squares_run(create, clock, name="High roller", buy_in_cents=300_000, fee_cents=0, prizes_bp=[10000])
+    run_winner = bigger.entered(winner, "chips")
+    (big,) = play_out(bigger)["prizes"]
+    ok(pay(bigger, big["id"], "chips"))
+
+    officer = _console(staff, "compliance")
+    page = officer.get("/floor/compliance/prizes/", {"year": "2026"})
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "High roller" in body and "$3,000.00" in body and "123456789" in body
+    assert "Friday Attack" not in body  # its prizes were under the threshold
+    assert run_winner.number == 1
+    admin_body = _console(staff, "admin").get("/floor/compliance/prizes/", {"year": "2026"}).content.decode()
+    assert "123456789" not in admin_body and "6789" in admin_body
+    assert _console(staff, "pit_boss").get("/floor/compliance/prizes/").status_code == 403
+    assert "High roller" not in officer.get("/floor/compliance/prizes/", {"year": "2025"}).content.decode()
+    assert "High roller" in officer.get(
+        "/floor/compliance/prizes/", {"from": "2026-11-20", "to": "2026-11-20"}
+    ).content.decode()
+
+    export = officer.get("/floor/compliance/prizes.csv", {"year": "2026"})
+    rows = list(csv.reader(io.StringIO(export.content.decode())))
+    (line,) = [row for row in rows if row and row[0] == str(bigger.id)]
+    assert (line[1], line[5], line[6], line[7]) == ("High roller", "123456789", "3000.00", "chips")
+    day = officer.get("/floor/compliance/2026-11-20/").content.decode()
+    assert "/floor/compliance/prizes/?year=2026" in day
