@@ -114,9 +114,13 @@ def tournament_report(*, tournament_id: int, now: dt.datetime) -> dict[str, Any]
         .select_related("entry__patron", "paid_by")
         .order_by("place", "entry__number")
     )
-    results = Results.objects.filter(tournament=tournament).select_related("proposed_by", "approved_by").first()
+    results = (
+        Results.objects.filter(tournament=tournament).select_related("proposed_by", "approved_by").first()
+    )
     cancellation = (
-        Cancellation.objects.filter(tournament=tournament).select_related("requested_by", "approved_by").first()
+        Cancellation.objects.filter(tournament=tournament)
+        .select_related("requested_by", "approved_by")
+        .first()
     )
     return {
         "format": REPORT_FORMAT,

@@ -483,11 +483,19 @@ class MtlEntry(models.Model):
                     cage_cash__isnull=True,
                     cashier__isnull=False,
                 )
-                | Q(buy_in__isnull=True, redemption__isnull=True, cage_cash__isnull=False, cashier__isnull=False),
+                | Q(
+                    buy_in__isnull=True,
+                    redemption__isnull=True,
+                    cage_cash__isnull=False,
+                    cashier__isnull=False,
+                ),
                 name="mtl_source_matches_direction",
             ),
         ]
         indexes = [models.Index(fields=["gaming_day"], name="mtl_by_gaming_day")]
+
+    def __str__(self) -> str:
+        return f"MTL {self.get_direction_display().lower()} {dollars(self.amount_cents)} at {self.location}"
 
     @property
     def where(self) -> str:
@@ -495,9 +503,6 @@ class MtlEntry(models.Model):
         entry 5")."""
         cage_cash = self.cage_cash if self.cage_cash_id is not None else None
         return f"{self.location}: {cage_cash.description}" if cage_cash is not None else self.location
-
-    def __str__(self) -> str:
-        return f"MTL {self.get_direction_display().lower()} {dollars(self.amount_cents)} at {self.location}"
 
 
 class CtrWorksheet(models.Model):

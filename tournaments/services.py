@@ -45,13 +45,13 @@ from skill_games import services as skill_games
 from skill_games.registry import game_for
 from skill_games.selectors import GameSnapshot, get_game_snapshot
 from skill_games.services import TournamentSeating, shuffled_deck
+from table_money.locks import lock_patron
+from table_money.models import CashDirection
+from table_money.services import title31
 from tournaments import selectors
 from tournaments.engine.posted_rules import posted_rules_text, rules_sha256
 from tournaments.engine.prizes import overlay_cents, split_prizes
 from tournaments.engine.settings import Deal, check_settings, heat_window_closes_at
-from table_money.locks import lock_patron
-from table_money.models import CashDirection
-from table_money.services import title31
 from tournaments.games import all_terms, terms_for
 from tournaments.locks import lock_entry, lock_heats, lock_prize, lock_tournament
 from tournaments.models import (
@@ -759,7 +759,9 @@ def approve_cancellation(
     refunds = []
     paid_entries = Entry.objects.filter(tournament=tournament, refund__isnull=True, transaction__isnull=False)
     # The patrons of the cash refunds locked in one order (their ids) before any Title 31 record.
-    for patron_id in sorted(set(paid_entries.filter(paid_with=PaidWith.CASH).values_list("patron_id", flat=True))):
+    for patron_id in sorted(
+        set(paid_entries.filter(paid_with=PaidWith.CASH).values_list("patron_id", flat=True))
+    ):
         lock_patron(patron_id=patron_id)
     for entry in paid_entries.order_by("pk").select_for_update(of=("self",)).select_related("patron"):
         entry.refund = _post(

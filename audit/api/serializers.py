@@ -107,7 +107,9 @@ class SubjectSerializer(serializers.Serializer):
 
 class AuditEventOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    chain = serializers.CharField(help_text="`casino`, `table:<id>` or `tournament:<id>`: the hash chain the event is in.")
+    chain = serializers.CharField(
+        help_text="`casino`, `table:<id>` or `tournament:<id>`: the hash chain the event is in."
+    )
     seq = serializers.IntegerField(help_text="The event's position in its chain, from 1.")
     kind = serializers.CharField()
     event_type = serializers.CharField()

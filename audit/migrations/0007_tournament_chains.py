@@ -4,18 +4,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('audit', '0006_staff_names'),
+        ("audit", "0006_staff_names"),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='auditevent',
-            name='audit_event_chain_known',
+            model_name="auditevent",
+            name="audit_event_chain_known",
         ),
         migrations.AddConstraint(
-            model_name='auditevent',
-            constraint=models.CheckConstraint(condition=models.Q(('chain__regex', '^(casino|table:[1-9][0-9]{0,18}|tournament:[1-9][0-9]{0,18})$')), name='audit_event_chain_known'),
+            model_name="auditevent",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("chain__regex", "^(casino|table:[1-9][0-9]{0,18}|tournament:[1-9][0-9]{0,18})$")
+                ),
+                name="audit_event_chain_known",
+            ),
         ),
     ]

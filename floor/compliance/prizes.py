@@ -52,8 +52,10 @@ class Period:
 
     @property
     def label(self) -> str:
-        if self.first_day.month == 1 and self.first_day.day == 1 and self.last_day == self.first_day.replace(
-            month=12, day=31
+        if (
+            self.first_day.month == 1
+            and self.first_day.day == 1
+            and self.last_day == self.first_day.replace(month=12, day=31)
         ):
             return f"year {self.first_day.year}"
         return f"{self.first_day.isoformat()} to {self.last_day.isoformat()}"
@@ -74,7 +76,11 @@ def _period(request: HttpRequest) -> Period:
             return this_year
     except ValueError:
         return Period(this_year.first_day, this_year.last_day, "Dates are YYYY-MM-DD and a year four digits.")
-    if period.first_day > period.last_day or period.first_day < FIRST_GAMING_DAY or period.last_day.year > 9998:
+    if (
+        period.first_day > period.last_day
+        or period.first_day < FIRST_GAMING_DAY
+        or period.last_day.year > 9998
+    ):
         return Period(this_year.first_day, this_year.last_day, "The range runs forward, from 2000 on.")
     return period
 
@@ -122,7 +128,18 @@ def prize_csv(request: HttpRequest) -> HttpResponse:
     writer.writerow(["Units", "dollars; times in casino local time"])
     writer.writerow([])
     writer.writerow(
-        ["tournament", "name", "paid_at", "patron", "identification", "tin", "amount", "paid_with", "entry", "place"]
+        [
+            "tournament",
+            "name",
+            "paid_at",
+            "patron",
+            "identification",
+            "tin",
+            "amount",
+            "paid_with",
+            "entry",
+            "place",
+        ]
     )
     for line in _lines(request, period):
         prize = line.prize

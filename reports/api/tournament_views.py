@@ -27,7 +27,8 @@ def _reader(request: Any) -> str:
     principal = getattr(request, "user", None)
     if isinstance(principal, Principal) and principal.user is not None:
         user = principal.user
-        return str(user.get_full_name() or user.get_username())
+        full_name = getattr(user, "get_full_name", lambda: "")()
+        return str(full_name or user.get_username())
     return "unknown"
 
 

@@ -294,7 +294,9 @@ def _tournaments_story(lines: list[dict[str, Any]], styles: Any) -> list[Any]:
         for line in lines
     ]
     return [
-        Paragraph("Tournaments (results approved this gaming day): revenue per tournament", styles["Heading3"]),
+        Paragraph(
+            "Tournaments (results approved this gaming day): revenue per tournament", styles["Heading3"]
+        ),
         _grid(rows, right_from=2),
         Spacer(1, 0.3 * cm),
     ]

@@ -243,9 +243,7 @@ def tournament_report_pdf(report: dict[str, Any], *, generated_at: dt.datetime, 
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ]
     )
-    plain = TableStyle(
-        [("FONT", (0, 0), (-1, -1), "Helvetica", 8), ("VALIGN", (0, 0), (-1, -1), "TOP")]
-    )
+    plain = TableStyle([("FONT", (0, 0), (-1, -1), "Helvetica", 8), ("VALIGN", (0, 0), (-1, -1), "TOP")])
 
     def text(value: Any) -> Paragraph:
         return Paragraph(paragraph_text(value), cell)
@@ -261,7 +259,9 @@ def tournament_report_pdf(report: dict[str, Any], *, generated_at: dt.datetime, 
         parts: list[Any] = [Spacer(1, 0.3 * cm), Paragraph(paragraph_text(title), styles["Heading3"])]
         if len(rows) <= 1 and style is grid:
             return [*parts, Paragraph(paragraph_text(empty), styles["Normal"])]
-        table = Table(rows, style=style, repeatRows=1 if style is grid else 0, colWidths=widths, hAlign="LEFT")
+        table = Table(
+            rows, style=style, repeatRows=1 if style is grid else 0, colWidths=widths, hAlign="LEFT"
+        )
         return [*parts, table]
 
     header = report_header(report, generated_at=generated_at, generated_by=generated_by)

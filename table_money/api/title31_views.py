@@ -97,7 +97,7 @@ def title31_payload(*, gaming_day: Any) -> dict[str, Any]:
             "direction": DIRECTIONS[CashDirection(entry.direction)],
             "amount_cents": entry.amount_cents,
             "kind": _mtl_kind(entry),
-            "reference": entry.cage_cash.description if entry.cage_cash_id is not None else None,
+            "reference": entry.cage_cash.description if entry.cage_cash is not None else None,
             "at": entry.occurred_at,
             "location": entry.location,
             "employee": entry.employee,

@@ -20,78 +20,133 @@ UNDO = (
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('casino', '0019_ledger_accounts_owned_by_a_contest_and_tournament_director'),
-        ('patrons', '0003_patron_exclusion'),
-        ('table_money', '0004_blind_count'),
+        ("casino", "0019_ledger_accounts_owned_by_a_contest_and_tournament_director"),
+        ("patrons", "0003_patron_exclusion"),
+        ("table_money", "0004_blind_count"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CageCash',
+            name="CageCash",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('direction', models.CharField(choices=[('cash_in', 'Cash in'), ('cash_out', 'Cash out')], max_length=8)),
-                ('amount_cents', models.BigIntegerField()),
-                ('description', models.CharField(max_length=150)),
-                ('reference', models.CharField(max_length=80, unique=True)),
-                ('created_at', models.DateTimeField()),
-                ('gaming_day', models.DateField()),
-                ('shift', models.CharField(max_length=8)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "direction",
+                    models.CharField(
+                        choices=[("cash_in", "Cash in"), ("cash_out", "Cash out")], max_length=8
+                    ),
+                ),
+                ("amount_cents", models.BigIntegerField()),
+                ("description", models.CharField(max_length=150)),
+                ("reference", models.CharField(max_length=80, unique=True)),
+                ("created_at", models.DateTimeField()),
+                ("gaming_day", models.DateField()),
+                ("shift", models.CharField(max_length=8)),
             ],
             options={
-                'verbose_name': 'cage cash transaction',
+                "verbose_name": "cage cash transaction",
             },
         ),
         migrations.RemoveConstraint(
-            model_name='mtlentry',
-            name='mtl_source_matches_direction',
+            model_name="mtlentry",
+            name="mtl_source_matches_direction",
         ),
         migrations.AddField(
-            model_name='cagecash',
-            name='cashier',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="cagecash",
+            name="cashier",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+            ),
         ),
         migrations.AddField(
-            model_name='cagecash',
-            name='patron',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='cage_cash', to='patrons.patron'),
+            model_name="cagecash",
+            name="patron",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="cage_cash", to="patrons.patron"
+            ),
         ),
         migrations.AddField(
-            model_name='cagecash',
-            name='transaction',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.ledgertransaction'),
+            model_name="cagecash",
+            name="transaction",
+            field=models.OneToOneField(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="casino.ledgertransaction"
+            ),
         ),
         migrations.AddField(
-            model_name='mtlentry',
-            name='cage_cash',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='mtl_entry', to='table_money.cagecash'),
+            model_name="mtlentry",
+            name="cage_cash",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="mtl_entry",
+                to="table_money.cagecash",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='mtlentry',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('buy_in__isnull', False), ('cage_cash__isnull', True), ('dealer__isnull', False), ('direction', 'cash_in'), ('redemption__isnull', True)), models.Q(('buy_in__isnull', True), ('cage_cash__isnull', True), ('cashier__isnull', False), ('direction', 'cash_out'), ('redemption__isnull', False)), models.Q(('buy_in__isnull', True), ('cage_cash__isnull', False), ('cashier__isnull', False), ('redemption__isnull', True)), _connector='OR'), name='mtl_source_matches_direction'),
+            model_name="mtlentry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        ("buy_in__isnull", False),
+                        ("cage_cash__isnull", True),
+                        ("dealer__isnull", False),
+                        ("direction", "cash_in"),
+                        ("redemption__isnull", True),
+                    ),
+                    models.Q(
+                        ("buy_in__isnull", True),
+                        ("cage_cash__isnull", True),
+                        ("cashier__isnull", False),
+                        ("direction", "cash_out"),
+                        ("redemption__isnull", False),
+                    ),
+                    models.Q(
+                        ("buy_in__isnull", True),
+                        ("cage_cash__isnull", False),
+                        ("cashier__isnull", False),
+                        ("redemption__isnull", True),
+                    ),
+                    _connector="OR",
+                ),
+                name="mtl_source_matches_direction",
+            ),
         ),
         migrations.AddIndex(
-            model_name='cagecash',
-            index=models.Index(fields=['patron', 'gaming_day'], name='cage_cash_by_patron_day'),
+            model_name="cagecash",
+            index=models.Index(fields=["patron", "gaming_day"], name="cage_cash_by_patron_day"),
         ),
         migrations.AddConstraint(
-            model_name='cagecash',
-            constraint=models.CheckConstraint(condition=models.Q(('amount_cents__gt', 0)), name='cage_cash_amount_positive'),
+            model_name="cagecash",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount_cents__gt", 0)), name="cage_cash_amount_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='cagecash',
-            constraint=models.CheckConstraint(condition=models.Q(('shift__in', ['day', 'swing', 'grave'])), name='cage_cash_shift_known'),
+            model_name="cagecash",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("shift__in", ["day", "swing", "grave"])), name="cage_cash_shift_known"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='cagecash',
-            constraint=models.CheckConstraint(condition=models.Q(('direction__in', ['cash_in', 'cash_out'])), name='cage_cash_direction_known'),
+            model_name="cagecash",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("direction__in", ["cash_in", "cash_out"])),
+                name="cage_cash_direction_known",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='cagecash',
-            constraint=models.CheckConstraint(condition=models.Q(('description', ''), _negated=True), name='cage_cash_described'),
+            model_name="cagecash",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("description", ""), _negated=True), name="cage_cash_described"
+            ),
         ),
         migrations.RunSQL(GUARDS, UNDO),
     ]

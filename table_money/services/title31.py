@@ -338,7 +338,11 @@ def _cashier_label(cashier: Any) -> str:
 
 
 def _cage_detail(row: CageCash) -> dict[str, Any]:
-    return {"location": CAGE_LOCATION, "employee": _cashier_label(row.cashier), "description": row.description}
+    return {
+        "location": CAGE_LOCATION,
+        "employee": _cashier_label(row.cashier),
+        "description": row.description,
+    }
 
 
 def _buy_in_detail(buy_in: BuyIn) -> dict[str, Any]:

@@ -69,7 +69,8 @@ def test_a_tournaments_steps_form_its_own_chain_which_verifies_and_is_anchored(
         )
     tampered = verify_chain()
     assert [c.chain for c in tampered.chains if not c.ok] == [chain]
-    assert tampered.broken is not None and (tampered.broken.chain, tampered.broken.seq) == (chain, 3)
+    assert tampered.broken is not None
+    assert (tampered.broken.chain, tampered.broken.seq) == (chain, 3)
 
 
 def test_a_cancelled_tournaments_refunds_are_in_its_chain(
@@ -80,6 +81,8 @@ def test_a_cancelled_tournaments_refunds_are_in_its_chain(
     ok(post(staff.director, f"{run.url}cancel/", {"reason": "no players"}))
     ok(post(staff.pit_boss, f"{run.url}cancel/approve/"))
     last = AuditEvent.objects.filter(chain=f"tournament:{run.id}").order_by("-seq").first()
-    assert last is not None and last.event_type == "tournaments.tournament.cancelled"
-    assert last.after is not None and last.after["refunds"][0]["paid_with"] == "cash"
+    assert last is not None
+    assert last.event_type == "tournaments.tournament.cancelled"
+    assert last.after is not None
+    assert last.after["refunds"][0]["paid_with"] == "cash"
     assert verify_chain().ok

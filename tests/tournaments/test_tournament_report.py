@@ -36,7 +36,8 @@ def test_the_report_shows_the_commitment_and_reveals_a_heat_only_once_it_is_clos
 
     report = ok(_report(staff.pit_boss, run))
     assert report["filing"] == {"reference": "NGC-2026-118", "filed_on": "2026-11-18"}
-    assert report["rules"]["version"] == 1 and len(report["rules"]["sha256"]) == 64
+    assert report["rules"]["version"] == 1
+    assert len(report["rules"]["sha256"]) == 64
     assert [(e["number"], e["paid_with"], e["buy_in_cents"], e["fee_cents"]) for e in report["entries"]] == [
         (1, "cash", 2000, 500),
         (2, "chips", 2000, 500),
@@ -48,8 +49,10 @@ def test_the_report_shows_the_commitment_and_reveals_a_heat_only_once_it_is_clos
     run.advance(minutes=3)  # its start window is over: heat 1 closes, heat 2 is still to come
     report = ok(_report(staff.director, run))
     heat1, heat2 = report["heats"]
-    assert heat1["closed_at"] is not None and len(heat1["reveal"]["order"]) == 52
-    assert heat2["reveal"] is None and heat2["commitment"]
+    assert heat1["closed_at"] is not None
+    assert len(heat1["reveal"]["order"]) == 52
+    assert heat2["reveal"] is None
+    assert heat2["commitment"]
     money = report["money"]
     assert (money["buy_ins_cents"], money["fees_cents"], money["added_cents"], money["overlay_cents"]) == (
         4000,
@@ -65,23 +68,28 @@ def test_the_report_shows_the_commitment_and_reveals_a_heat_only_once_it_is_clos
     }
 
     response = _report(staff.compliance, run, "text/csv")
-    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     heat_rows = {row[0]: row for row in rows if row and row[0] in ("1", "2") and len(row) == 7}
-    assert heat_rows["1"][6].startswith("order ") and heat1["reveal"]["salt"] in heat_rows["1"][6]
+    assert heat_rows["1"][6].startswith("order ")
+    assert heat1["reveal"]["salt"] in heat_rows["1"][6]
     assert heat_rows["2"][6] == "withheld until the heat is closed"
     assert ["Filing reference", "NGC-2026-118"] in rows
-    assert ["Buy-ins", "40.00"] in rows and ["Overlay", "160.00"] in rows
+    assert ["Buy-ins", "40.00"] in rows
+    assert ["Overlay", "160.00"] in rows
 
     response = _report(staff.cashier, run, "application/pdf")
-    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
     pages = pdf_page_texts(response.content)
     text = " ".join(" ".join(pages).split())
     assert f"Page 1 of {len(pages)}" in pages[0]
     assert "Figures SHA-256" in pages[0]
     assert f"Tournament report: {run.id} Friday Attack" in text
     assert "withheld until the heat is closed" in text
-    assert "$160.00" in text and "NGC-2026-118" in text
+    assert "$160.00" in text
+    assert "NGC-2026-118" in text
 
     problem(_report(staff.director, run, "application/xml"), 406, "not_acceptable")
     problem(_report(first.device, run), 403, "role_not_allowed")
@@ -115,7 +123,9 @@ def test_each_tournament_has_its_own_line_in_the_gaming_day_report(
     payload = shift_report_payload(gaming_day=GAMING_DAY, shifts=list(SHIFT_ORDER))
     lines = {line["tournament"]["name"]: line for line in payload["tournaments"]}
     # $10 of fees, the $60 overlay to reach the $100 guarantee: -$50, alone on its line.
-    assert {k: lines["Short field"][k] for k in ("fees_cents", "added_cents", "overlay_cents", "revenue_cents")} == {
+    assert {
+        k: lines["Short field"][k] for k in ("fees_cents", "added_cents", "overlay_cents", "revenue_cents")
+    } == {
         "fees_cents": 1000,
         "added_cents": 0,
         "overlay_cents": 6000,
@@ -137,9 +147,13 @@ def test_each_tournament_has_its_own_line_in_the_gaming_day_report(
         "/api/v1/reports/shifts/", {"gaming_day": GAMING_DAY.isoformat()}, HTTP_ACCEPT="application/pdf"
     )
     text = "\n".join(pdf_page_texts(pdf.content))
-    assert "revenue per tournament" in text and "-$50.00" in text and "$15.00" in text
+    assert "revenue per tournament" in text
+    assert "-$50.00" in text
+    assert "$15.00" in text
 
     page = _login(staff, "compliance").get(f"/floor/reports/{GAMING_DAY.isoformat()}/")
     assert page.status_code == 200
     body = page.content.decode()
-    assert "Short field" in body and "Added money" in body and 'id="report-tournaments"' in body
+    assert "Short field" in body
+    assert "Added money" in body
+    assert 'id="report-tournaments"' in body

@@ -11,9 +11,9 @@ from typing import Any, cast
 import pytest
 from django.test import Client
 
+from table_money.models import CageCash, CashDirection, CtrWorksheet, MtlEntry
 from tests.support.api import TableActors, cash_buy_in, ok, open_table, post, problem, redeem
 from tests.support.gaming_day import Clock
-from table_money.models import CageCash, CashDirection, CtrWorksheet, MtlEntry
 
 from .conftest import Run, Staff
 from .money_support import pay, play_out, squares_run
@@ -159,7 +159,10 @@ def test_prizes_at_the_reporting_threshold_are_listed_for_the_tax_forms(
 ) -> None:
     run = squares_run(create, clock, buy_in_cents=150_000, fee_cents=10_000, prizes_bp=[7000, 3000])
     winner = patron(
-        identification_type="passport", identification_reference="P-5550123", tin="123456789", tin_type="ssn_itin"
+        identification_type="passport",
+        identification_reference="P-5550123",
+        tin="123456789",
+        tin_type="ssn_itin",
     )
     second = patron(identification_type="passport", identification_reference="P-88")
     run.entered(winner, "cash")
@@ -171,7 +174,9 @@ def test_prizes_at_the_reporting_threshold_are_listed_for_the_tax_forms(
         ok(pay(run, prize["id"], "chips" if prize["entry"] == 2 else "cash"))
     assert not [p for p in prizes if p["amount_cents"] >= 200_000]
 
-    bigger = squares_run(create, clock, name="High roller", buy_in_cents=300_000, fee_cents=0, prizes_bp=[10000])
+    bigger = squares_run(
+        create, clock, name="High roller", buy_in_cents=300_000, fee_cents=0, prizes_bp=[10000]
+    )
     run_winner = bigger.entered(winner, "chips")
     (big,) = play_out(bigger)["prizes"]
     ok(pay(bigger, big["id"], "chips"))
@@ -180,16 +185,22 @@ def test_prizes_at_the_reporting_threshold_are_listed_for_the_tax_forms(
     page = officer.get("/floor/compliance/prizes/", {"year": "2026"})
     assert page.status_code == 200
     body = page.content.decode()
-    assert "High roller" in body and "$3,000.00" in body and "123456789" in body
+    assert "High roller" in body
+    assert "$3,000.00" in body
+    assert "123456789" in body
     assert "Friday Attack" not in body  # its prizes were under the threshold
     assert run_winner.number == 1
     admin_body = _console(staff, "admin").get("/floor/compliance/prizes/", {"year": "2026"}).content.decode()
-    assert "123456789" not in admin_body and "6789" in admin_body
+    assert "123456789" not in admin_body
+    assert "6789" in admin_body
     assert _console(staff, "pit_boss").get("/floor/compliance/prizes/").status_code == 403
     assert "High roller" not in officer.get("/floor/compliance/prizes/", {"year": "2025"}).content.decode()
-    assert "High roller" in officer.get(
-        "/floor/compliance/prizes/", {"from": "2026-11-20", "to": "2026-11-20"}
-    ).content.decode()
+    assert (
+        "High roller"
+        in officer.get(
+            "/floor/compliance/prizes/", {"from": "2026-11-20", "to": "2026-11-20"}
+        ).content.decode()
+    )
 
     export = officer.get("/floor/compliance/prizes.csv", {"year": "2026"})
     rows = list(csv.reader(io.StringIO(export.content.decode())))
