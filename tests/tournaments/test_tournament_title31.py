@@ -111,6 +111,8 @@ def test_a_cash_entry_and_a_cash_prize_join_the_patrons_table_cash(
     page = officer.get("/floor/compliance/2026-11-20/")
     assert page.status_code == 200
     assert f"Cage: Tournament {run.id} entry 1" in page.content.decode()
+    on_file = officer.get(f"/floor/patrons/{player}/")
+    assert f"Cage: Tournament {run.id} prize of entry 1" in on_file.content.decode()
 
 
 def test_a_cash_prize_over_the_ctr_line_waits_for_the_identification(
