@@ -2,8 +2,9 @@
 
 Pure Python (no Django): values in, values out.
 
-Events form one chain per table (`table:17`) plus one casino-wide chain
-(`casino`) for events that belong to no table. Each event's hash is the
+Events form one chain per table (`table:17`), one per owner of their own
+(a tournament: `tournament:3`), plus one casino-wide chain (`casino`) for
+events that belong to neither. Each event's hash is the
 SHA-256 of the UTF-8 bytes of its canonical text: a JSON array, without
 whitespace, of `CANONICAL_FORMAT` followed by *all* its stored fields except
 the hash itself (and the format number, which the first element already
@@ -55,7 +56,9 @@ LEGACY_CANONICAL_FORMAT = "casino-audit-v1"
 ANCHOR_FORMAT = "casino-audit-anchor-v1"
 
 CASINO_CHAIN = "casino"
-CHAIN_PATTERN = re.compile(r"^(casino|table:[1-9][0-9]{0,18})$")
+CHAIN_PATTERN = re.compile(r"^(casino|table:[1-9][0-9]{0,18}|tournament:[1-9][0-9]{0,18})$")
+# An owner with a chain of its own (the audit app knows the key's shape, never the owner's app).
+OWNER_CHAIN_PATTERN = re.compile(r"^tournament:[1-9][0-9]{0,18}$")
 
 # The stored columns that are hashed, in canonical order (format 2).
 HASHED_COLUMNS: tuple[str, ...] = (
@@ -98,8 +101,13 @@ _COLUMNS = {FORMAT_VERSION: HASHED_COLUMNS, LEGACY_FORMAT_VERSION: LEGACY_HASHED
 _CHAIN_AT = HASHED_COLUMNS.index("chain")
 
 
-def chain_for(*, table_id: int | None) -> str:
-    """The chain an event joins: its table's, or the casino-wide one."""
+def chain_for(*, table_id: int | None, owner: str | None = None) -> str:
+    """The chain an event joins: its owner's (`tournament:<id>`), its table's, or the casino-wide
+    one."""
+    if owner is not None:
+        if not OWNER_CHAIN_PATTERN.match(owner):
+            raise ValueError(f"an owner's chain is 'tournament:<id>', not {owner!r}")
+        return owner
     return CASINO_CHAIN if table_id is None else f"table:{table_id}"
 
 

@@ -35,7 +35,7 @@ class ActorKind(models.TextChoices):
 
 
 class AuditEvent(models.Model):
-    chain = models.CharField(max_length=32)  # "casino" or "table:<id>" (audit.chain.chain_for)
+    chain = models.CharField(max_length=32)  # "casino", "table:<id>" or "tournament:<id>" (chain_for)
     seq = models.BigIntegerField()  # position in its chain, from 1
     kind = models.CharField(max_length=16, choices=AuditEventKind.choices)
     event_type = models.CharField(max_length=100)

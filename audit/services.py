@@ -2,10 +2,11 @@
 
 Appending to a chain
 --------------------
-Each table has its own chain (`table:17`); events that belong to no table
-(paytables, staff and admin events, refusals without a table) go to the
-casino-wide chain (`casino`). Appends at different tables never wait for each
-other.
+Each table has its own chain (`table:17`), and so has each tournament
+(`tournament:3`, named by the caller's `chain_owner`: this app imports none of
+the owners' apps); events that belong to neither (paytables, staff and admin
+events, refusals without a table) go to the casino-wide chain (`casino`).
+Appends at different tables never wait for each other.
 
 An append is two statements. The first calls `audit_chain_head` (a plpgsql
 function, migration 0003), which takes the chain's transaction-scoped advisory
@@ -83,7 +84,7 @@ logger = logging.getLogger(__name__)
 anchor_logger = logging.getLogger("audit.anchor")
 
 # pg_advisory_xact_lock(int4, int4): the chains' key space ("audi", then 0 for the casino-wide
-# chain and the table id for a table's), apart from the single-bigint locks of the idempotency
+# chain, the table id for a table's and minus the tournament id for a tournament's), apart from the single-bigint locks of the idempotency
 # layer and the other apps' pairs.
 CHAIN_LOCK_CLASS = 0x61756469
 _MAX_INT4 = 0x7FFFFFFF
@@ -154,9 +155,13 @@ def record_event(
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
     occurred_at: dt.datetime,
+    chain_owner: str | None = None,
 ) -> AuditEvent:
-    """Append an event to its chain (its table's, or the casino-wide one) inside the caller's
-    transaction, in two statements.
+    """Append an event to its chain (its owner's, its table's, or the casino-wide one) inside the
+    caller's transaction, in two statements.
+
+    `chain_owner` names an owner with a chain of its own (`"tournament:3"`, the owner's key as
+    its app writes it): the event joins that chain whatever its table.
 
     The event commits or rolls back with the change it describes. Raises
     `TransactionManagementError` when no transaction is open. The request id,
@@ -181,6 +186,7 @@ def record_event(
         after=after,
         detail="",
         occurred_at=occurred_at,
+        chain_owner=chain_owner,
     )
     return _append(using=DEFAULT_DB_ALIAS, draft=draft)
 
@@ -609,9 +615,12 @@ def _json(value: dict[str, Any] | None, name: str) -> str | None:
     return json.dumps(value, cls=DjangoJSONEncoder, allow_nan=False).replace("\\u0000", "\\ufffd")
 
 
-def _lock_key(table_id: int | None) -> int:
-    """The chain's advisory lock key, an int4. Table ids beyond 2**31 - 1 wrap: two chains
-    that share a key only wait for each other, they never mix."""
+def _lock_key(table_id: int | None, *, chain: str = CASINO_CHAIN) -> int:
+    """The chain's advisory lock key, an int4: 0 for the casino-wide chain, the table id for a
+    table's, minus the owner's id for an owner's (`tournament:<id>`). Ids beyond 2**31 - 1 wrap:
+    two chains that share a key only wait for each other, they never mix."""
+    if chain.startswith("tournament:"):
+        return -((int(chain.partition(":")[2]) - 1) % _MAX_INT4 + 1)
     return 0 if table_id is None else (table_id - 1) % _MAX_INT4 + 1
 
 
@@ -629,6 +638,7 @@ def _draft(
     after: dict[str, Any] | None,
     detail: str,
     occurred_at: dt.datetime,
+    chain_owner: str | None = None,
 ) -> _Draft:
     if not EVENT_TYPE.match(event_type) or len(event_type) > 100:
         raise ValueError(
@@ -641,10 +651,11 @@ def _draft(
     table_id = _optional_int(table_id)
     if table_id is not None and table_id < 1:
         raise ValueError("table_id must be a positive id or None")
+    chain = chain_for(table_id=table_id, owner=chain_owner)
     request = current_request()
     return _Draft(
-        chain=chain_for(table_id=table_id),
-        lock_key=_lock_key(table_id),
+        chain=chain,
+        lock_key=_lock_key(table_id, chain=chain),
         kind=kind,
         event_type=event_type,
         occurred_at=occurred_at,

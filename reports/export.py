@@ -20,6 +20,7 @@ from reports.documents.assembly import (
 from reports.documents.filing_csv import shift_report_csv
 from reports.documents.machine_csv import csv_columns, shift_report_machine_csv
 from reports.documents.pdf import SIGN_OFF_ROLES, shift_report_pdf
+from reports.documents.tournament import tournament_report_csv, tournament_report_pdf
 from reports.documents.wording import decimal_dollars
 
 __all__ = [
@@ -34,4 +35,6 @@ __all__ = [
     "shift_report_csv",
     "shift_report_machine_csv",
     "shift_report_pdf",
+    "tournament_report_csv",
+    "tournament_report_pdf",
 ]

@@ -46,6 +46,7 @@ from reports.figures import (
 from reports.house_edges import kind_sort_key
 from reports.models import ShiftReport, ShiftReportLine
 from reports.status import MISSING_COUNTS, SHIFT_ORDER, ShiftClock, Status, TableState, report_status
+from reports.tournaments import tournament_day_lines
 from table_money.models import WHOLE_DAY
 from table_money.selectors import counted_drops
 
@@ -443,4 +444,9 @@ def shift_report_payload(
     }
     if set(SHIFT_ORDER) <= set(shifts) and tables:
         payload["daily"] = _daily(gaming_day, tables, now=now, status=status)
+    if set(SHIFT_ORDER) <= set(shifts) and table_ids is None:
+        # Beside the tables, never in their figures: each tournament on its own line.
+        lines = tournament_day_lines(gaming_day=gaming_day)
+        if lines:
+            payload["tournaments"] = lines
     return payload

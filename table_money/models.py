@@ -32,8 +32,12 @@ Both are stored rows written in the same transaction as the money they describe 
 changed afterwards (database triggers, casino migration 0013): what a regulator reads is what
 was written when the cash moved.
 
-- `MtlEntry`: one cash-in (a cash buy-in) or cash-out (a chip redemption) at or above the MTL
-  threshold.
+- `CageCash`: cash a patron pays in or is paid out at the cage for anything but chips (a
+  tournament's entry, prize or refund), written by its source's service through
+  `table_money.services.title31.record_cage_cash`; named by the source's own reference, so this
+  app knows nothing of the source.
+- `MtlEntry`: one cash-in (a cash buy-in, cage cash in) or cash-out (a chip redemption, cage cash
+  out) at or above the MTL threshold.
 - `CtrWorksheet`: a patron's cash-in or cash-out of one gaming day (aggregated separately) once it
   totals more than the CTR threshold. A later transaction of the same patron, day and direction
   writes the next revision, recomputed from all the day's transactions; the highest revision is
@@ -397,6 +401,37 @@ class CashDirection(models.TextChoices):
     CASH_OUT = "cash_out", "Cash out"
 
 
+class CageCash(models.Model):
+    """A patron's cash in or out at the cage for something else than chips, e.g. "Tournament 3
+    entry 5"; its ledger transaction is the source's (`reference` names the source's record)."""
+
+    patron = models.ForeignKey(Patron, on_delete=models.PROTECT, related_name="cage_cash")
+    direction = models.CharField(max_length=8, choices=CashDirection.choices)
+    amount_cents = models.BigIntegerField()
+    description = models.CharField(max_length=150)
+    reference = models.CharField(max_length=80, unique=True)  # e.g. "tournament:3:entry:5"
+    cashier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField()
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=8)
+    transaction = models.OneToOneField(LedgerTransaction, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = "cage cash transaction"
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="cage_cash_amount_positive"),
+            models.CheckConstraint(condition=Q(shift__in=SHIFT_NAMES), name="cage_cash_shift_known"),
+            models.CheckConstraint(
+                condition=Q(direction__in=CashDirection.values), name="cage_cash_direction_known"
+            ),
+            models.CheckConstraint(condition=~Q(description=""), name="cage_cash_described"),
+        ]
+        indexes = [models.Index(fields=["patron", "gaming_day"], name="cage_cash_by_patron_day")]
+
+    def __str__(self) -> str:
+        return f"Cage cash {self.get_direction_display().lower()} {dollars(self.amount_cents)}: {self.description}"
+
+
 class MtlEntry(models.Model):
     direction = models.CharField(max_length=8, choices=CashDirection.choices)
     amount_cents = models.BigIntegerField()
@@ -423,6 +458,9 @@ class MtlEntry(models.Model):
     redemption = models.OneToOneField(
         ChipRedemption, null=True, blank=True, on_delete=models.PROTECT, related_name="mtl_entry"
     )
+    cage_cash = models.OneToOneField(
+        CageCash, null=True, blank=True, on_delete=models.PROTECT, related_name="mtl_entry"
+    )
 
     class Meta:
         db_table = "casino_mtlentry"
@@ -432,10 +470,24 @@ class MtlEntry(models.Model):
             models.CheckConstraint(condition=Q(amount_cents__gt=0), name="mtl_amount_positive"),
             models.CheckConstraint(
                 condition=Q(
-                    direction="cash_in", buy_in__isnull=False, redemption__isnull=True, dealer__isnull=False
+                    direction="cash_in",
+                    buy_in__isnull=False,
+                    redemption__isnull=True,
+                    cage_cash__isnull=True,
+                    dealer__isnull=False,
                 )
                 | Q(
-                    direction="cash_out", buy_in__isnull=True, redemption__isnull=False, cashier__isnull=False
+                    direction="cash_out",
+                    buy_in__isnull=True,
+                    redemption__isnull=False,
+                    cage_cash__isnull=True,
+                    cashier__isnull=False,
+                )
+                | Q(
+                    buy_in__isnull=True,
+                    redemption__isnull=True,
+                    cage_cash__isnull=False,
+                    cashier__isnull=False,
                 ),
                 name="mtl_source_matches_direction",
             ),
@@ -444,6 +496,13 @@ class MtlEntry(models.Model):
 
     def __str__(self) -> str:
         return f"MTL {self.get_direction_display().lower()} {dollars(self.amount_cents)} at {self.location}"
+
+    @property
+    def where(self) -> str:
+        """The location, and for other cash at the cage what it was for ("Cage: Tournament 3
+        entry 5")."""
+        cage_cash = self.cage_cash if self.cage_cash_id is not None else None
+        return f"{self.location}: {cage_cash.description}" if cage_cash is not None else self.location
 
 
 class CtrWorksheet(models.Model):
@@ -457,7 +516,8 @@ class CtrWorksheet(models.Model):
     revision = models.PositiveSmallIntegerField()
     total_cents = models.BigIntegerField()
     # The day's transactions of this direction, in time order:
-    # [{"source": "buy_in" | "redemption", "id", "amount_cents", "at", "location", "employee"}].
+    # [{"source": "buy_in" | "redemption" | "cage", "id", "amount_cents", "at", "location",
+    #   "employee"}] (a cage transaction also its "description").
     transactions = models.JSONField()
     # Whether the patron was identified when this revision was written; unidentified: flagged.
     identified = models.BooleanField()

@@ -91,7 +91,7 @@ def list_mtl_entries(*, gaming_day: dt.date) -> QuerySet[MtlEntry]:
     """The gaming day's MTL in time order, with each patron and their identification."""
     return (
         MtlEntry.objects.filter(gaming_day=gaming_day)
-        .select_related("patron__current_identification")
+        .select_related("patron__current_identification", "cage_cash")
         .order_by("occurred_at", "pk")
     )
 

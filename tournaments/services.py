@@ -15,6 +15,13 @@ owner `tournament:<id>`; cash moves through the cage's cash, chips through its c
 
 So the pool's balance is minus what it owes, and the revenue's is minus fees + added + overlay:
 the revenue is fees - added money - overlay (RULES.md §4).
+
+Title 31 (RULES.md §4, 31 CFR 1021.311 naming payments for tournaments): the cash of an entry
+paid in cash (buy-in + fee) is cash in, a prize paid in cash and the refund of a cash entry are
+cash out, each written by `table_money.services.title31.record_cage_cash` in the transaction that
+moves the money (after the tournament's lock, then the patron's). Chips are not currency: an
+entry paid, a prize paid or a refund made in chips is not. The Title 31 events (casino chain) are
+written before the tournament's own event (its chain), always in that order.
 """
 
 import datetime as dt
@@ -38,6 +45,9 @@ from skill_games import services as skill_games
 from skill_games.registry import game_for
 from skill_games.selectors import GameSnapshot, get_game_snapshot
 from skill_games.services import TournamentSeating, shuffled_deck
+from table_money.locks import lock_patron
+from table_money.models import CashDirection
+from table_money.services import title31
 from tournaments import selectors
 from tournaments.engine.posted_rules import posted_rules_text, rules_sha256
 from tournaments.engine.prizes import overlay_cents, split_prizes
@@ -86,6 +96,7 @@ def _record(
         before=before,
         after=after,
         occurred_at=at,
+        chain_owner=owner_key(tournament.pk),
     )
 
 
@@ -292,6 +303,18 @@ def register_entry(
         cashier_id=cashier.pk,
         created_at=now,
     )
+    if posted is not None and paid == PaidWith.CASH:
+        title31.record_cage_cash(
+            patron=patron,
+            direction=CashDirection.CASH_IN,
+            amount_cents=settings.entry_cents,
+            description=f"Tournament {tournament.pk} entry {entry.number}",
+            reference=f"{owner_key(tournament.pk)}:entry:{entry.number}",
+            cashier=cashier,
+            transaction=posted,
+            actor=actor,
+            now=now,
+        )
     _record(
         tournament,
         event_type="entry.registered",
@@ -636,6 +659,8 @@ def pay_prize(
             f"A prize of {prize.amount_cents} cents is paid only to an identified patron: identify patron {entry.patron.number} first.",
         )
     paid = PaidWith(paid_with)
+    if paid == PaidWith.CASH:
+        title31.check_cage_cash_out(patron=entry.patron, amount_cents=prize.amount_cents, now=now)
     posted = _post(
         tournament,
         kind=MovementKind.PRIZE,
@@ -645,6 +670,18 @@ def pay_prize(
     )
     prize.paid_with, prize.paid_at, prize.paid_by_id, prize.transaction = paid, now, cashier.pk, posted
     prize.save(update_fields=["paid_with", "paid_at", "paid_by", "transaction"])
+    if paid == PaidWith.CASH:
+        title31.record_cage_cash(
+            patron=entry.patron,
+            direction=CashDirection.CASH_OUT,
+            amount_cents=prize.amount_cents,
+            description=f"Tournament {tournament.pk} prize of entry {entry.number}",
+            reference=f"{owner_key(tournament.pk)}:prize:{entry.number}",
+            cashier=cashier,
+            transaction=posted,
+            actor=actor,
+            now=now,
+        )
     _record(
         tournament,
         event_type="prize.paid",
@@ -706,7 +743,12 @@ def approve_cancellation(
     *, tournament_id: int, user: AbstractBaseUser, role: str | None, actor: AuditActor, now: dt.datetime
 ) -> Cancellation:
     """A second person approves: every buy-in and fee refunded to its patron (as it was paid),
-    the added money and overlay back to revenue; the tournament cancelled."""
+    the added money and overlay back to revenue; the tournament cancelled.
+
+    A cash entry's refund is cash out for Title 31: the reading of 31 CFR 1021.311 the service
+    follows counts every payment in currency by the casino to a patron, and returning cash paid
+    is one (the safe reading, as for the entry itself), written with the approver as the
+    employee. It is never stopped for identification: the patron's own cash goes back."""
     tournament = _locked(tournament_id)
     cancellation = Cancellation.objects.select_for_update(of=("self",)).filter(tournament=tournament).first()
     if cancellation is None:
@@ -719,7 +761,12 @@ def approve_cancellation(
     _in_state(tournament, *CANCELLABLE)
     refunds = []
     paid_entries = Entry.objects.filter(tournament=tournament, refund__isnull=True, transaction__isnull=False)
-    for entry in paid_entries.order_by("pk").select_for_update(of=("self",)):
+    # The patrons of the cash refunds locked in one order (their ids) before any Title 31 record.
+    for patron_id in sorted(
+        set(paid_entries.filter(paid_with=PaidWith.CASH).values_list("patron_id", flat=True))
+    ):
+        lock_patron(patron_id=patron_id)
+    for entry in paid_entries.order_by("pk").select_for_update(of=("self",)).select_related("patron"):
         entry.refund = _post(
             tournament,
             kind=MovementKind.REFUND,
@@ -732,6 +779,18 @@ def approve_cancellation(
             memo=f"tournament {tournament.pk} refund of entry {entry.number}",
         )
         entry.save(update_fields=["refund"])
+        if entry.paid_with == PaidWith.CASH:
+            title31.record_cage_cash(
+                patron=entry.patron,
+                direction=CashDirection.CASH_OUT,
+                amount_cents=entry.buy_in_cents + entry.fee_cents,
+                description=f"Tournament {tournament.pk} refund of entry {entry.number}",
+                reference=f"{owner_key(tournament.pk)}:refund:{entry.number}",
+                cashier=user,
+                transaction=entry.refund,
+                actor=actor,
+                now=now,
+            )
         refunds.append(
             {
                 "entry": entry.number,

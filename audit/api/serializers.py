@@ -56,8 +56,8 @@ class EventFilterSerializer(serializers.Serializer):
         CHAIN_PATTERN,
         required=False,
         max_length=32,
-        error_messages={"invalid": "A chain: casino, or table:<id>."},
-        help_text="One chain: `casino` (events of no table) or `table:<id>`.",
+        error_messages={"invalid": "A chain: casino, table:<id> or tournament:<id>."},
+        help_text="One chain: `casino` (events of no table or tournament), `table:<id>` or `tournament:<id>`.",
     )
     actor = serializers.CharField(
         required=False, max_length=150, allow_blank=False, help_text="A staff username or a terminal name."
@@ -107,7 +107,9 @@ class SubjectSerializer(serializers.Serializer):
 
 class AuditEventOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    chain = serializers.CharField(help_text="`casino`, or `table:<id>`: the hash chain the event is in.")
+    chain = serializers.CharField(
+        help_text="`casino`, `table:<id>` or `tournament:<id>`: the hash chain the event is in."
+    )
     seq = serializers.IntegerField(help_text="The event's position in its chain, from 1.")
     kind = serializers.CharField()
     event_type = serializers.CharField()

@@ -69,7 +69,7 @@ def title31_figures(day: ComplianceDay, *, today: dt.date) -> dict[str, Any]:
                 "identification": identification_text(entry.patron) if entry.patron else "",
                 "amount_cents": entry.amount_cents,
                 "at": entry.occurred_at.isoformat(),
-                "location": entry.location,
+                "location": entry.where,
                 "employee": entry.employee,
             }
             for entry in day.mtl
@@ -142,7 +142,7 @@ def compliance_csv(day: ComplianceDay, *, generated_at: dt.datetime, generated_b
                 spreadsheet_text(patron_label(entry)),
                 "yes" if entry.patron is not None and entry.patron.is_identified else "no",
                 _decimal_dollars(entry.amount_cents),
-                spreadsheet_text(entry.location),
+                spreadsheet_text(entry.where),
                 local_time(entry.occurred_at, seconds=True),
                 spreadsheet_text(entry.employee),
                 "",
@@ -233,7 +233,9 @@ def compliance_pdf(day: ComplianceDay, *, generated_at: dt.datetime, generated_b
                 Paragraph(
                     "<br/>".join(
                         paragraph_text(
-                            f"{dollars(t['amount_cents'])} at {t['location']}, "
+                            f"{dollars(t['amount_cents'])} at {t['location']}"
+                            + (f": {t['description']}" if t.get("description") else "")
+                            + ", "
                             f"{local_time(dt.datetime.fromisoformat(t['at']))}"
                         )
                         for t in worksheet.transactions
@@ -264,7 +266,7 @@ def compliance_pdf(day: ComplianceDay, *, generated_at: dt.datetime, generated_b
                 entry.get_direction_display(),
                 Paragraph(paragraph_text(patron_label(entry)), cell),
                 dollars(entry.amount_cents),
-                entry.location,
+                Paragraph(paragraph_text(entry.where), cell),
                 entry.employee,
             ]
         )

@@ -142,7 +142,7 @@ def identification_view(revision: PatronIdentification, *, show_tin: bool) -> Id
 def patron_page(request: HttpRequest, number: int) -> HttpResponse:
     patron = _patron(number)
     mtl_by_day: dict[Any, list[MtlEntry]] = defaultdict(list)
-    for entry in MtlEntry.objects.filter(patron=patron).order_by("-occurred_at"):
+    for entry in MtlEntry.objects.filter(patron=patron).select_related("cage_cash").order_by("-occurred_at"):
         mtl_by_day[entry.gaming_day].append(entry)
     show_tin = sees_tin(request)
     return render(

@@ -86,6 +86,19 @@ def _period_cells(figures: dict[str, Any]) -> list[str]:
     ]
 
 
+TOURNAMENT_COLUMNS = (
+    ("tournament", ""),
+    ("name", ""),
+    ("game", ""),
+    ("entries", "count"),
+    ("fees", "USD"),
+    ("added_money", "USD"),
+    ("overlay", "USD"),
+    ("revenue", "USD"),
+    ("prizes_paid", "USD"),
+)
+
+
 def _section(
     writer: Any, title: str, columns: Sequence[tuple[str, str]], rows: Iterable[Sequence[Any]]
 ) -> None:
@@ -140,6 +153,27 @@ def shift_report_csv(document: dict[str, Any]) -> str:
     if "daily" in report:
         _figure_sections(writer, report["daily"], part_name="Gaming day")
     _figure_sections(writer, report, part_name="Shifts")
+    if report.get("tournaments"):
+        _section(
+            writer,
+            "Tournaments: each its own revenue (fees - added money - overlay), not offset against another "
+            "nor the tables",
+            TOURNAMENT_COLUMNS,
+            [
+                [
+                    line["tournament"]["id"],
+                    spreadsheet_text(line["tournament"]["name"]),
+                    line["tournament"]["game"],
+                    line["entries"],
+                    decimal_dollars(line["fees_cents"]),
+                    decimal_dollars(line["added_cents"]),
+                    decimal_dollars(line["overlay_cents"]),
+                    decimal_dollars(line["revenue_cents"]),
+                    decimal_dollars(line["prizes_paid_cents"]),
+                ]
+                for line in report["tournaments"]
+            ],
+        )
     _section(
         writer,
         "Inventories by denomination",

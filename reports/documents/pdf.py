@@ -273,6 +273,35 @@ def _figures_story(part: dict[str, Any], title: str, styles: Any, *, width: floa
     return story
 
 
+def _tournaments_story(lines: list[dict[str, Any]], styles: Any) -> list[Any]:
+    """Each tournament on its own line: its revenue is never offset against another's nor the
+    tables' (their win and hold above do not include it)."""
+    from reportlab.lib.units import cm
+    from reportlab.platypus import Paragraph, Spacer
+
+    rows = [["Tournament", "Game", "Entries", "Fees", "Added money", "Overlay", "Revenue", "Prizes paid"]]
+    rows += [
+        [
+            f"{line['tournament']['id']} {line['tournament']['name']}",
+            line["tournament"]["game"],
+            str(line["entries"]),
+            dollars(line["fees_cents"]),
+            dollars(line["added_cents"]),
+            dollars(line["overlay_cents"]),
+            dollars(line["revenue_cents"]),
+            dollars(line["prizes_paid_cents"]),
+        ]
+        for line in lines
+    ]
+    return [
+        Paragraph(
+            "Tournaments (results approved this gaming day): revenue per tournament", styles["Heading3"]
+        ),
+        _grid(rows, right_from=2),
+        Spacer(1, 0.3 * cm),
+    ]
+
+
 def shift_report_pdf(document: dict[str, Any]) -> bytes:
     """The filing PDF of a report document."""
     from reportlab.lib import colors
@@ -325,6 +354,8 @@ def shift_report_pdf(document: dict[str, Any]) -> bytes:
             report["daily"], "Gaming day: tables, pits and casino", styles, width=pdf.width
         )
     story += _figures_story(report, "By shift" if "daily" in report else "", styles, width=pdf.width)
+    if report.get("tournaments"):
+        story += _tournaments_story(report["tournaments"], styles)
     if report["tables"]:
         chart = win_and_hold_png(report["tables"], expected_hold_bp=(low, high))
         story.append(Image(io.BytesIO(chart), width=25 * cm, height=9 * cm))

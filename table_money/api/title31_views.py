@@ -26,7 +26,7 @@ from casino.models import StaffRole
 from kernel.documents import spreadsheet_text
 from kernel.fields import GamingDayField
 from kernel.gaming_day import casino_zone
-from table_money.models import CashDirection
+from table_money.models import CashDirection, MtlEntry
 from table_money.selectors import ctr_filing_line, latest_ctr_worksheets, list_mtl_entries
 
 DIRECTIONS = {CashDirection.CASH_IN: "in", CashDirection.CASH_OUT: "out"}
@@ -50,7 +50,13 @@ class MtlLineOutput(serializers.Serializer):
     description = serializers.CharField(help_text="Who took part, as written when the cash moved.")
     direction = serializers.ChoiceField(choices=["in", "out"])
     amount_cents = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=["buy_in", "redemption"])
+    kind = serializers.ChoiceField(
+        choices=["buy_in", "redemption", "cage"],
+        help_text="A buy-in at a table, a chip redemption, or other cash at the cage (see `reference`).",
+    )
+    reference = serializers.CharField(
+        allow_null=True, help_text='Other cash at the cage: what it was for, e.g. "Tournament 3 entry 5".'
+    )
     at = serializers.DateTimeField()
     location = serializers.CharField()
     employee = serializers.CharField()
@@ -76,6 +82,12 @@ class Title31Output(serializers.Serializer):
     ctr = CtrLineOutput(many=True)
 
 
+def _mtl_kind(entry: MtlEntry) -> str:
+    if entry.buy_in_id is not None:
+        return "buy_in"
+    return "redemption" if entry.redemption_id is not None else "cage"
+
+
 def title31_payload(*, gaming_day: Any) -> dict[str, Any]:
     today = timezone.now().astimezone(casino_zone()).date()
     mtl = [
@@ -84,7 +96,8 @@ def title31_payload(*, gaming_day: Any) -> dict[str, Any]:
             "description": entry.description or (entry.patron.name if entry.patron else ""),
             "direction": DIRECTIONS[CashDirection(entry.direction)],
             "amount_cents": entry.amount_cents,
-            "kind": "buy_in" if entry.buy_in_id is not None else "redemption",
+            "kind": _mtl_kind(entry),
+            "reference": entry.cage_cash.description if entry.cage_cash is not None else None,
             "at": entry.occurred_at,
             "location": entry.location,
             "employee": entry.employee,
@@ -92,8 +105,10 @@ def title31_payload(*, gaming_day: Any) -> dict[str, Any]:
         for entry in list_mtl_entries(gaming_day=gaming_day)
     ]
     ctr = []
-    for worksheet in (
-        latest_ctr_worksheets().filter(gaming_day=gaming_day).order_by("direction", "subject_key")
+    # Sorted here: an order_by on the queryset would replace the one DISTINCT ON picks the latest
+    # revision by.
+    for worksheet in sorted(
+        latest_ctr_worksheets().filter(gaming_day=gaming_day), key=lambda w: (w.direction, w.subject_key)
     ):
         line = ctr_filing_line(worksheet, today=today)
         patron = worksheet.patron
@@ -128,6 +143,7 @@ class Title31CsvRenderer(BaseRenderer):
         "direction",
         "amount_cents",
         "kind",
+        "reference",
         "at",
         "location",
         "employee",

@@ -2,8 +2,12 @@
 
 Called by the write paths of cash, never on their own: `record_cash_in` by a cash buy-in
 (`table_money.services.accounting.record_buy_in`), `record_cash_out` by a chip redemption
-(`table_money.services.cage.redeem_chips`). Markers are credit, not cash: they are neither logged
-nor aggregated.
+(`table_money.services.cage.redeem_chips`), `record_cage_cash` by any other cash the cage takes in
+or pays out (a tournament's entry, prize or refund: `tournaments.services`), which it stores as a
+`CageCash` row named by the source's reference. Markers are credit, not cash, and chips are not
+currency: neither is logged nor aggregated. Every kind counts with the others: a patron's cash
+buy-ins, cash entries and other cash in of a day make one cash-in total, their redemptions,
+cash prizes and cash refunds one cash-out total.
 
 - A transaction at or above `CASINO_MTL_THRESHOLD_CENTS` gets its `MtlEntry`.
 - The patron's cash of that gaming day and direction is then recomputed from every transaction
@@ -18,8 +22,8 @@ nor aggregated.
   unless a supervisor overrides the stop (`table_money.services.cage.redeem_chips`).
 
 The patron's row is locked (FOR UPDATE) before the day is recomputed, after the table's lock in
-a buy-in: two tables' buy-ins of one patron then recompute one after the other, each seeing the
-other's transaction.
+a buy-in (the source's own lock, e.g. a tournament's, in cage cash): two tables' buy-ins of one
+patron then recompute one after the other, each seeing the other's transaction.
 """
 
 import datetime as dt
@@ -31,10 +35,30 @@ from django.db.models import QuerySet
 
 from audit.context import AuditActor
 from audit.services import record_event
+from casino.models import LedgerTransaction
+from kernel.errors import ConflictError
+from kernel.formatting import dollars
+from kernel.gaming_day import gaming_day_and_shift
 from patrons.models import Patron
-from table_money.engine.title31 import CashTransaction, DayTotal, Direction, ctrs_due, day_totals, on_mtl
+from table_money.engine.title31 import (
+    CashTransaction,
+    DayTotal,
+    Direction,
+    ctrs_due,
+    day_totals,
+    identification_required,
+    on_mtl,
+)
 from table_money.locks import lock_patron
-from table_money.models import BuyIn, BuyInMethod, CashDirection, ChipRedemption, CtrWorksheet, MtlEntry
+from table_money.models import (
+    BuyIn,
+    BuyInMethod,
+    CageCash,
+    CashDirection,
+    ChipRedemption,
+    CtrWorksheet,
+    MtlEntry,
+)
 
 CAGE_LOCATION = "Cage"
 
@@ -52,8 +76,7 @@ def _dealer_name(buy_in: BuyIn) -> str:
 
 
 def _cashier_name(redemption: ChipRedemption) -> str:
-    cashier = redemption.cashier
-    return f"Cashier {cashier.get_full_name() or cashier.get_username()}"
+    return _cashier_label(redemption.cashier)
 
 
 def _described_as(patron: Patron | None, *, fallback: str) -> str:
@@ -90,6 +113,23 @@ def _cash_out(redemption: ChipRedemption) -> CashTransaction:
     )
 
 
+def _cage(row: CageCash) -> CashTransaction:
+    return CashTransaction(
+        source="cage",
+        id=row.pk,
+        subject=_subject(row.patron, source="cage", pk=row.pk),
+        direction=Direction(row.direction),
+        gaming_day=row.gaming_day,
+        amount_cents=row.amount_cents,
+        at=row.created_at,
+    )
+
+
+def _cage_cash(*, patron: Patron, gaming_day: dt.date, direction: str | None = None) -> QuerySet[CageCash]:
+    rows = CageCash.objects.filter(patron=patron, gaming_day=gaming_day).select_related("cashier", "patron")
+    return rows if direction is None else rows.filter(direction=direction)
+
+
 def _cash_buy_ins(*, patron: Patron, gaming_day: dt.date) -> QuerySet[BuyIn]:
     return BuyIn.objects.filter(patron=patron, gaming_day=gaming_day, method=BuyInMethod.CASH).select_related(
         "table", "dealer", "patron"
@@ -114,6 +154,7 @@ def cash_of_day(*, patron: Patron, gaming_day: dt.date) -> CashDay:
     """The patron's cash in and cash out of the gaming day so far, as the CTR aggregates them."""
     transactions = [_cash_in(row) for row in _cash_buy_ins(patron=patron, gaming_day=gaming_day)]
     transactions += [_cash_out(row) for row in _redemptions(patron=patron, gaming_day=gaming_day)]
+    transactions += [_cage(row) for row in _cage_cash(patron=patron, gaming_day=gaming_day)]
     totals = day_totals(transactions)
 
     def total(direction: Direction) -> int:
@@ -147,8 +188,12 @@ def record_cash_in(*, buy_in: BuyIn, actor: AuditActor, now: dt.datetime) -> Non
     else:
         lock_patron(patron_id=buy_in.patron.pk)
         day = list(_cash_buy_ins(patron=buy_in.patron, gaming_day=buy_in.gaming_day))
+        cage = list(
+            _cage_cash(patron=buy_in.patron, gaming_day=buy_in.gaming_day, direction=CashDirection.CASH_IN)
+        )
         details = {("buy_in", row.pk): _buy_in_detail(row) for row in day}
-        transactions = [_cash_in(row) for row in day]
+        details |= {("cage", row.pk): _cage_detail(row) for row in cage}
+        transactions = [_cash_in(row) for row in day] + [_cage(row) for row in cage]
     _write_due_worksheets(
         transactions,
         details=details,
@@ -177,14 +222,21 @@ def record_cash_out(*, redemption: ChipRedemption, actor: AuditActor, now: dt.da
             employee=_cashier_name(redemption),
             redemption=redemption,
         )
+    cage: list[CageCash] = []
     if redemption.patron is None:
         rows = [redemption]
     else:
         lock_patron(patron_id=redemption.patron.pk)
         rows = list(_redemptions(patron=redemption.patron, gaming_day=redemption.gaming_day))
+        cage = list(
+            _cage_cash(
+                patron=redemption.patron, gaming_day=redemption.gaming_day, direction=CashDirection.CASH_OUT
+            )
+        )
     _write_due_worksheets(
-        [_cash_out(row) for row in rows],
-        details={("redemption", row.pk): _redemption_detail(row) for row in rows},
+        [_cash_out(row) for row in rows] + [_cage(row) for row in cage],
+        details={("redemption", row.pk): _redemption_detail(row) for row in rows}
+        | {("cage", row.pk): _cage_detail(row) for row in cage},
         patron=redemption.patron,
         description=redemption.description,
         table_id=None,
@@ -192,6 +244,105 @@ def record_cash_out(*, redemption: ChipRedemption, actor: AuditActor, now: dt.da
         actor=actor,
         now=now,
     )
+
+
+def check_cage_cash_out(*, patron: Patron, amount_cents: int, now: dt.datetime) -> None:
+    """The cage's identification stop (31 CFR 1010.312) for cash it is about to pay out other
+    than a chip redemption: refused with `identification_required` when the payment would take a
+    patron who is not identified over the CTR line for the gaming day's cash out. Locks the
+    patron's row (after the source's own lock), so the day read is the day the payment joins."""
+    lock_patron(patron_id=patron.pk)
+    patron.refresh_from_db(fields=["current_identification"])
+    gaming_day, _ = gaming_day_and_shift(now)
+    after = cash_of_day(patron=patron, gaming_day=gaming_day).cash_out_cents + amount_cents
+    threshold = settings.CASINO_CTR_THRESHOLD_CENTS
+    if identification_required(
+        identified=patron.is_identified, day_total_cents=after, ctr_threshold_cents=threshold
+    ):
+        raise ConflictError(
+            "identification_required",
+            f"Paying {dollars(amount_cents)} in cash takes the gaming day's cash out to {dollars(after)}, "
+            f"over the CTR line of {dollars(threshold)}: identify patron {patron.number} first.",
+        )
+
+
+def record_cage_cash(
+    *,
+    patron: Patron,
+    direction: CashDirection,
+    amount_cents: int,
+    description: str,
+    reference: str,
+    cashier: Any,
+    transaction: LedgerTransaction,
+    actor: AuditActor,
+    now: dt.datetime,
+) -> CageCash:
+    """The Title 31 side of cash the cage takes in or pays out for something other than chips,
+    inside the transaction that posts `transaction` (the source's ledger transaction, whose
+    gaming day and shift it takes): the `CageCash` row, its MTL entry at the threshold and the
+    patron's CTR worksheet of that day and direction, aggregated with every other cash
+    transaction of theirs. The caller holds its own lock first; the patron's row is locked here."""
+    lock_patron(patron_id=patron.pk)
+    row = CageCash.objects.create(
+        patron=patron,
+        direction=direction,
+        amount_cents=amount_cents,
+        description=description,
+        reference=reference,
+        cashier_id=cashier.pk,
+        created_at=now,
+        gaming_day=transaction.gaming_day,
+        shift=transaction.shift,
+        transaction=transaction,
+    )
+    row.cashier = cashier
+    if on_mtl(amount_cents, mtl_threshold_cents=settings.CASINO_MTL_THRESHOLD_CENTS):
+        MtlEntry.objects.create(
+            direction=direction,
+            amount_cents=amount_cents,
+            patron=patron,
+            description=patron.name,
+            table=None,
+            location=CAGE_LOCATION,
+            occurred_at=now,
+            gaming_day=row.gaming_day,
+            cashier_id=cashier.pk,
+            employee=_cashier_label(cashier),
+            cage_cash=row,
+        )
+    if direction == CashDirection.CASH_IN:
+        buy_ins = list(_cash_buy_ins(patron=patron, gaming_day=row.gaming_day))
+        others = [_cash_in(buy_in) for buy_in in buy_ins]
+        other_details = {("buy_in", b.pk): _buy_in_detail(b) for b in buy_ins}
+    else:
+        redemptions = list(_redemptions(patron=patron, gaming_day=row.gaming_day))
+        others = [_cash_out(redemption) for redemption in redemptions]
+        other_details = {("redemption", r.pk): _redemption_detail(r) for r in redemptions}
+    cage = list(_cage_cash(patron=patron, gaming_day=row.gaming_day, direction=direction))
+    _write_due_worksheets(
+        others + [_cage(c) for c in cage],
+        details=other_details | {("cage", c.pk): _cage_detail(c) for c in cage},
+        patron=patron,
+        description="",
+        table_id=None,
+        table_name="",
+        actor=actor,
+        now=now,
+    )
+    return row
+
+
+def _cashier_label(cashier: Any) -> str:
+    return f"Cashier {cashier.get_full_name() or cashier.get_username()}"
+
+
+def _cage_detail(row: CageCash) -> dict[str, Any]:
+    return {
+        "location": CAGE_LOCATION,
+        "employee": _cashier_label(row.cashier),
+        "description": row.description,
+    }
 
 
 def _buy_in_detail(buy_in: BuyIn) -> dict[str, Any]:

@@ -60,9 +60,10 @@ def append(**overrides: Any) -> AuditEvent:
 
 @pytest.fixture
 def chain() -> Callable[..., list[AuditEvent]]:
-    """Append `count` events to one chain: the casino-wide one, or table `table_id`'s."""
+    """Append `count` events to one chain: the casino-wide one, table `table_id`'s, or an
+    owner's (`owner`, e.g. "tournament:7")."""
 
-    def build(count: int, *, table_id: int | None = None) -> list[AuditEvent]:
+    def build(count: int, *, table_id: int | None = None, owner: str | None = None) -> list[AuditEvent]:
         table_name = f"BJ-{table_id}" if table_id is not None else ""
         return [
             append(
@@ -70,6 +71,7 @@ def chain() -> Callable[..., list[AuditEvent]]:
                 subject_label=f"round {number}",
                 table_id=table_id,
                 table_name=table_name,
+                chain_owner=owner,
             )
             for number in range(1, count + 1)
         ]

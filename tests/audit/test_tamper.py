@@ -14,8 +14,9 @@ from audit.services import record_anchor, record_checkpoint, verify_chain
 from tests.support.database import as_superuser_bypassing_triggers
 
 TABLE = 7
-# The casino-wide chain, and a table's chain; the other one is always there too, untouched.
-CHAINS = ["casino", f"table:{TABLE}"]
+# The casino-wide chain, a table's chain and a tournament's; another one is always there too,
+# untouched.
+CHAINS = ["casino", f"table:{TABLE}", f"tournament:{TABLE}"]
 
 
 @pytest.fixture
@@ -23,10 +24,11 @@ def build(chain: Callable[..., list[AuditEvent]]) -> Callable[[str, int], list[A
     """`count` events in `name`'s chain, with events of the other chain before and after them."""
 
     def build(name: str, count: int) -> list[AuditEvent]:
-        table_id = None if name == "casino" else TABLE
+        owner = name if name.startswith("tournament:") else None
+        table_id = TABLE if name.startswith("table:") else None
         other = TABLE if table_id is None else None
         chain(2, table_id=other)
-        events = chain(count, table_id=table_id)
+        events = chain(count, table_id=table_id, owner=owner)
         chain(2, table_id=other)
         return events
 

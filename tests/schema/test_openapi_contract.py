@@ -174,7 +174,9 @@ def test_report_formats_and_audit_paging_are_bounded(schema: Schema) -> None:
     assert "404" in schema["paths"]["/api/v1/reports/shifts/"]["get"]["responses"]  # an unknown ?format=
     audit = {p["name"]: p for p in schema["paths"]["/api/v1/audit/events/"]["get"]["parameters"]}
     assert (audit["page_size"]["schema"]["minimum"], audit["page_size"]["schema"]["maximum"]) == (1, 1000)
-    assert audit["chain"]["schema"]["pattern"] == "^(casino|table:[1-9][0-9]{0,18})$"
+    assert (
+        audit["chain"]["schema"]["pattern"] == "^(casino|table:[1-9][0-9]{0,18}|tournament:[1-9][0-9]{0,18})$"
+    )
 
 
 def test_path_ids_are_positive_database_ids(schema: Schema) -> None:
