@@ -29,6 +29,8 @@ def local_moment(text: str) -> dt.datetime:
             naive = dt.datetime.strptime(text, pattern)  # noqa: DTZ007: the zone is set next
         except ValueError:
             continue
+        if not 2000 <= naive.year <= 2100:
+            raise forms.ValidationError(f"{text} is not a date a tournament is held on.")
         zone = casino_zone()
         moment = naive.replace(tzinfo=zone)
         skipped = moment.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != naive
