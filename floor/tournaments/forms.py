@@ -9,8 +9,8 @@ from typing import Any
 from django import forms
 
 from casino.engine.money import BASIS_POINTS
-from kernel.forms import DollarsField, SubmittedOnceForm
 from kernel.formatting import dollars
+from kernel.forms import DollarsField, SubmittedOnceForm
 from kernel.gaming_day import casino_zone
 from skill_games.registry import games
 from tournaments.engine import settings as rules
@@ -26,7 +26,8 @@ def local_moment(text: str) -> dt.datetime:
     text = text.strip()
     for pattern in MOMENT_FORMATS:
         try:
-            naive = dt.datetime.strptime(text, pattern)  # noqa: DTZ007: the zone is set next
+            # Casino local time: the zone is set below, once the time is known to exist there.
+            naive = dt.datetime.strptime(text, pattern)  # noqa: DTZ007
         except ValueError:
             continue
         if not 2000 <= naive.year <= 2100:
@@ -53,7 +54,7 @@ class LocalMomentField(forms.CharField):
         kwargs.setdefault("widget", forms.TextInput(attrs={"placeholder": "2026-11-27 19:30"}))
         super().__init__(**kwargs)
 
-    def clean(self, value: Any) -> dt.datetime | None:  # type: ignore[override]
+    def clean(self, value: Any) -> dt.datetime | None:
         text = super().clean(value)
         return local_moment(text) if text else None
 
@@ -161,7 +162,9 @@ class TournamentForm(SubmittedOnceForm):
         try:
             given = json.loads(text)
         except (ValueError, RecursionError):
-            raise forms.ValidationError('Write the game\'s settings as a JSON object, e.g. {"limit_s": 1800}.') from None
+            raise forms.ValidationError(
+                'Write the game\'s settings as a JSON object, e.g. {"limit_s": 1800}.'
+            ) from None
         if not isinstance(given, dict):
             raise forms.ValidationError("The game's settings are a JSON object: {} for its defaults.")
         return given

@@ -10,16 +10,17 @@ and the slip page takes it out as it shows it, so a reload (or anyone later) see
 it. The service keeps only its hash.
 """
 
-from typing import Any
+from typing import Any, cast
 
 import segno
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import urlencode
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -45,8 +46,13 @@ from tournaments.models import Cancellation, Entry, Heat, Prize, Results, Tourna
 
 DIRECTOR = StaffRole.TOURNAMENT_DIRECTOR
 CASHIER = StaffRole.CAGE_CASHIER
-SLIP_TOKEN = "tournament_entry_token"  # the session's one-time stash: {"entry": id, "token": ...}
+SLIP_STASH = "tournament_entry_slip"  # the session's one-time stash: {"entry": id, "token": ...}
 MAX_ID = 2**63 - 1
+
+
+def _staff(request: HttpRequest) -> AbstractBaseUser:
+    """The signed-in staff member (`console_view` lets no one else through)."""
+    return cast(AbstractBaseUser, request.user)
 
 
 def _actor(request: HttpRequest) -> AuditActor:
@@ -114,7 +120,10 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
         def create() -> FormOutcome:
             tournament = services.create_tournament(
-                body=form.settings_body(), user=request.user, actor=_actor(request), now=timezone.now()  # type: ignore[arg-type]
+                body=form.settings_body(),
+                user=_staff(request),
+                actor=_actor(request),
+                now=timezone.now(),
             )
             return FormOutcome(
                 message=f"Tournament {tournament.pk} {tournament.name} is created as a draft: file it to open registration.",
@@ -165,9 +174,13 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     role = role_of(request.user)
     stored = selectors.settings_of(tournament)
     money = selectors.money_of(tournament)
-    results = Results.objects.filter(tournament=tournament).select_related("proposed_by", "approved_by").first()
+    results = (
+        Results.objects.filter(tournament=tournament).select_related("proposed_by", "approved_by").first()
+    )
     cancellation = (
-        Cancellation.objects.filter(tournament=tournament).select_related("requested_by", "approved_by").first()
+        Cancellation.objects.filter(tournament=tournament)
+        .select_related("requested_by", "approved_by")
+        .first()
     )
     rules = tournament.rules.order_by("-version").first()
     is_director = role == DIRECTOR
@@ -263,7 +276,7 @@ def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
             services.request_cancellation(
                 tournament_id=tournament.pk,
                 reason=form.cleaned_data["reason"],
-                user=request.user,  # type: ignore[arg-type]
+                user=_staff(request),
                 actor=_actor(request),
                 now=timezone.now(),
             )
@@ -306,7 +319,10 @@ def results_propose(request: HttpRequest, tournament_id: int) -> HttpResponse:
         tournament_id,
         purpose="tournaments.results",
         act=lambda pk: services.propose_results(
-            tournament_id=pk, user=request.user, actor=_actor(request), now=timezone.now()  # type: ignore[arg-type]
+            tournament_id=pk,
+            user=_staff(request),
+            actor=_actor(request),
+            now=timezone.now(),
         ),
         said="Tournament {id}'s results are proposed: a pit boss or compliance officer approves them.",
     )
@@ -321,7 +337,7 @@ def results_approve(request: HttpRequest, tournament_id: int) -> HttpResponse:
         purpose="tournaments.results_approve",
         act=lambda pk: services.approve_results(
             tournament_id=pk,
-            user=request.user,  # type: ignore[arg-type]
+            user=_staff(request),
             role=role_of(request.user),
             actor=_actor(request),
             now=timezone.now(),
@@ -339,7 +355,7 @@ def cancellation_approve(request: HttpRequest, tournament_id: int) -> HttpRespon
         purpose="tournaments.cancel_approve",
         act=lambda pk: services.approve_cancellation(
             tournament_id=pk,
-            user=request.user,  # type: ignore[arg-type]
+            user=_staff(request),
             role=role_of(request.user),
             actor=_actor(request),
             now=timezone.now(),
@@ -380,11 +396,11 @@ def entry_new(request: HttpRequest) -> HttpResponse:
                 patron_number=data["patron"],
                 paid_with=data["paid_with"],
                 nickname=data["nickname"],
-                cashier=request.user,  # type: ignore[arg-type]
+                cashier=_staff(request),
                 actor=_actor(request),
                 now=timezone.now(),
             )
-            request.session[SLIP_TOKEN] = {"entry": entry.pk, "token": token}
+            request.session[SLIP_STASH] = {"entry": entry.pk, "token": token}
             return FormOutcome(
                 message=f"Entry {entry.number} of tournament {entry.tournament_id} for patron {data['patron']} "
                 f"is paid ({dollars(entry.buy_in_cents + entry.fee_cents)}).",
@@ -406,7 +422,9 @@ def _qr_svg(url: str) -> str:
     qr = segno.make(url, error="m")
     # segno writes the SVG itself from the URL's bytes: no markup of ours goes into it.
     return mark_safe(  # noqa: S308
-        qr.svg_inline(scale=5, border=4, dark="#000", light="#fff", svgclass="qr", lineclass=None, title="Player page")
+        qr.svg_inline(
+            scale=5, border=4, dark="#000", light="#fff", svgclass="qr", lineclass=None, title="Player page"
+        )
     )
 
 
@@ -420,12 +438,14 @@ def entry_slip(request: HttpRequest, entry_id: int) -> HttpResponse:
     )
     if entry is None:
         raise Http404("No such entry.")
-    stashed = request.session.get(SLIP_TOKEN)
+    stashed = request.session.get(SLIP_STASH)
     token = None
     if isinstance(stashed, dict) and stashed.get("entry") == entry.pk:
         token = str(stashed["token"])
-        del request.session[SLIP_TOKEN]  # shown once: a reload shows the slip without it
-    play_url = request.build_absolute_uri(f"{reverse('play:page')}?{urlencode({'token': token})}") if token else ""
+        del request.session[SLIP_STASH]  # shown once: a reload shows the slip without it
+    play_url = (
+        request.build_absolute_uri(f"{reverse('play:page')}?{urlencode({'token': token})}") if token else ""
+    )
     return render(
         request,
         "floor/tournaments/slip.html",
@@ -442,7 +462,9 @@ def entry_slip(request: HttpRequest, entry_id: int) -> HttpResponse:
 # --- the cage: prizes ---------------------------------------------------------------------------
 
 
-def _prizes_page(request: HttpRequest, *, stop: dict[str, Any] | None = None, status: int = 200) -> HttpResponse:
+def _prizes_page(
+    request: HttpRequest, *, stop: dict[str, Any] | None = None, status: int = 200
+) -> HttpResponse:
     unpaid = (
         Prize.objects.filter(tournament__state=TournamentState.RESULTS_APPROVED, paid_at__isnull=True)
         .select_related("tournament", "entry__patron")
@@ -470,7 +492,9 @@ def prize_list(request: HttpRequest) -> HttpResponse:
 @console_view(CASHIER)
 def prize_pay(request: HttpRequest, prize_id: int) -> HttpResponse:
     prize = (
-        Prize.objects.select_related("entry__patron").filter(pk=prize_id).first() if prize_id <= MAX_ID else None
+        Prize.objects.select_related("entry__patron").filter(pk=prize_id).first()
+        if prize_id <= MAX_ID
+        else None
     )
     if prize is None:
         raise Http404("No such prize.")
@@ -484,7 +508,7 @@ def prize_pay(request: HttpRequest, prize_id: int) -> HttpResponse:
         paid = services.pay_prize(
             prize_id=prize.pk,
             paid_with=form.cleaned_data["paid_with"],
-            cashier=request.user,  # type: ignore[arg-type]
+            cashier=_staff(request),
             actor=_actor(request),
             now=timezone.now(),
         )
@@ -499,7 +523,9 @@ def prize_pay(request: HttpRequest, prize_id: int) -> HttpResponse:
     except CodedError as refused:
         if refused.code == "identification_required":
             return _prizes_page(
-                request, stop={"prize": prize, "patron": prize.entry.patron, "detail": refused.detail}, status=409
+                request,
+                stop={"prize": prize, "patron": prize.entry.patron, "detail": refused.detail},
+                status=409,
             )
         messages.error(request, f"Prize of entry {prize.entry.number} was not paid. {_refusal(refused)}")
         return _prizes_page(request, status=409)
@@ -508,4 +534,3 @@ def prize_pay(request: HttpRequest, prize_id: int) -> HttpResponse:
             messages.error(request, str(error))
         return _prizes_page(request, status=400)
     return done
-

@@ -89,7 +89,9 @@ class Floor:
         return Tournament.objects.get(pk=tournament.pk)
 
     def proposed(self, tournament: Tournament) -> Tournament:
-        services.propose_results(tournament_id=tournament.pk, user=self.director.user, actor=ACTOR, now=self.now())
+        services.propose_results(
+            tournament_id=tournament.pk, user=self.director.user, actor=ACTOR, now=self.now()
+        )
         return Tournament.objects.get(pk=tournament.pk)
 
     def approved(self, tournament: Tournament) -> Tournament:

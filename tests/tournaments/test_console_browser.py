@@ -75,7 +75,11 @@ def test_the_cage_registers_an_entry_and_its_slip_shows_the_number_and_the_qr_co
         body=settings_body(clock), user=director, actor=ACTOR, now=clock()
     )
     services.file_tournament(
-        tournament_id=tournament.pk, reference="NGC-1", filed_on=dt.date(2026, 11, 18), actor=ACTOR, now=clock()
+        tournament_id=tournament.pk,
+        reference="NGC-1",
+        filed_on=dt.date(2026, 11, 18),
+        actor=ACTOR,
+        now=clock(),
     )
     patron = patrons.create_patron(name="Ana Ruiz", user=director, actor=ACTOR, now=clock()).number
 

@@ -42,9 +42,18 @@ def test_the_director_lands_on_the_tournaments_and_reaches_no_other_console_page
     assert listed.status_code == 200
     nav = _nav(page(listed))
     assert re.findall(r'href="([^"]+)"', nav) == [PAGES]
-    for other in ("/floor/cage/", "/floor/patrons/", "/floor/rounds/", "/floor/games/", "/floor/reports/",
-                  "/floor/compliance/", "/floor/count/", "/floor/pit-map/", PAGES + "entries/new/",
-                  PAGES + "prizes/"):
+    for other in (
+        "/floor/cage/",
+        "/floor/patrons/",
+        "/floor/rounds/",
+        "/floor/games/",
+        "/floor/reports/",
+        "/floor/compliance/",
+        "/floor/count/",
+        "/floor/pit-map/",
+        PAGES + "entries/new/",
+        PAGES + "prizes/",
+    ):
         assert director.get(other).status_code in (403, 404), other
 
 
@@ -61,7 +70,13 @@ def test_the_cage_and_the_second_person_have_a_tournaments_link(role: str, floor
 def test_other_roles_get_403_on_every_tournament_page(role: str, floor: Floor) -> None:
     tournament = floor.tournament()
     person = signed_in(role)
-    for path in (PAGES, f"{PAGES}new/", f"{PAGES}{tournament.pk}/", f"{PAGES}entries/new/", f"{PAGES}prizes/"):
+    for path in (
+        PAGES,
+        f"{PAGES}new/",
+        f"{PAGES}{tournament.pk}/",
+        f"{PAGES}entries/new/",
+        f"{PAGES}prizes/",
+    ):
         assert person.client.get(path).status_code == 403, path
     assert f'href="{PAGES}"' not in _nav(page(person.client.get("/floor/", follow=True)))
 
@@ -93,14 +108,23 @@ def test_each_page_answers_its_roles(floor: Floor, role: str, path: str, status:
     assert person.client.get(PAGES + path).status_code == status
 
 
-def test_the_list_shows_state_game_entries_pool_and_next_heat_in_dollars_and_casino_time(floor: Floor) -> None:
+def test_the_list_shows_state_game_entries_pool_and_next_heat_in_dollars_and_casino_time(
+    floor: Floor,
+) -> None:
     tournament = floor.filed()
     floor.enter(tournament, floor.patron())
 
     html = page(floor.cashier.client.get(PAGES))
 
     row = html.split(f'id="tournament-{tournament.pk}"')[1].split("</tr>")[0]
-    for text in ("Friday Attack", "Registering", "Blackjack Attack", "1 of 8", "$20.00", "Heat 1 at 2026-11-20 11:05 PST"):
+    for text in (
+        "Friday Attack",
+        "Registering",
+        "Blackjack Attack",
+        "1 of 8",
+        "$20.00",
+        "Heat 1 at 2026-11-20 11:05 PST",
+    ):
         assert text in row, text
 
 
@@ -139,7 +163,12 @@ def test_the_director_creates_a_tournament_in_dollars_and_casino_time(floor: Flo
     assert created.status_code == again.status_code == 302
     assert created["Location"] == again["Location"] == f"{PAGES}{tournament.pk}/"
     stored = tournament.settings
-    assert (stored["buy_in_cents"], stored["fee_cents"], stored["added_cents"], stored["guarantee_cents"]) == (
+    assert (
+        stored["buy_in_cents"],
+        stored["fee_cents"],
+        stored["added_cents"],
+        stored["guarantee_cents"],
+    ) == (
         100_000,
         10_050,
         25_000,
@@ -147,8 +176,13 @@ def test_the_director_creates_a_tournament_in_dollars_and_casino_time(floor: Flo
     )
     assert stored["prizes_bp"] == [5000, 3000, 1250, 750]
     # 18:00 in Los Angeles in November is 02:00 UTC the next day.
-    assert dt.datetime.fromisoformat(stored["registration_closes_at"]) == dt.datetime(2026, 11, 21, 2, 0, tzinfo=dt.UTC)
-    assert [heat["starts_at"] for heat in stored["heats"]] == ["2026-11-21T02:30:00+00:00", "2026-11-21T03:00:00+00:00"]
+    assert dt.datetime.fromisoformat(stored["registration_closes_at"]) == dt.datetime(
+        2026, 11, 21, 2, 0, tzinfo=dt.UTC
+    )
+    assert [heat["starts_at"] for heat in stored["heats"]] == [
+        "2026-11-21T02:30:00+00:00",
+        "2026-11-21T03:00:00+00:00",
+    ]
     assert (stored["start_window_s"], stored["reentries"], stored["deal"]) == (300, 2, "duplicate")
 
     html = page(director.get(created["Location"]))
@@ -166,7 +200,7 @@ def test_the_director_creates_a_tournament_in_dollars_and_casino_time(floor: Flo
     ):
         assert text in html, text
     rules = tournament.rules.get()
-    assert f"Version 1 · SHA-256 <span class=\"hash long\">{rules.sha256}</span>" in html
+    assert f'Version 1 · SHA-256 <span class="hash long">{rules.sha256}</span>' in html
     assert rules.text.splitlines()[0] in html
 
 
@@ -180,10 +214,26 @@ def test_the_director_creates_a_tournament_in_dollars_and_casino_time(floor: Flo
         ({"max_entries": "0"}, "max_entries", "greater than or equal to 1"),
         ({"max_entries": "9" * 40}, "max_entries", "less than or equal to"),
         ({"registration_closes_at": "tomorrow"}, "registration_closes_at", "write it like 2026-11-27 19:30"),
-        ({"registration_closes_at": "2026-11-20 09:00"}, "registration_closes_at", "Registration closes in the future."),
-        ({"registration_closes_at": "2026-03-08 02:30"}, "registration_closes_at", "not one moment in casino time"),
-        ({"heats": "2026-11-20 17:00"}, "heats", "Heat 1: The first heat starts when registration has closed"),
-        ({"heats": "2026-11-20 18:30\n2026-11-20 18:31"}, "heats", "Heat 2: A heat starts once the start window"),
+        (
+            {"registration_closes_at": "2026-11-20 09:00"},
+            "registration_closes_at",
+            "Registration closes in the future.",
+        ),
+        (
+            {"registration_closes_at": "2026-03-08 02:30"},
+            "registration_closes_at",
+            "not one moment in casino time",
+        ),
+        (
+            {"heats": "2026-11-20 17:00"},
+            "heats",
+            "Heat 1: The first heat starts when registration has closed",
+        ),
+        (
+            {"heats": "2026-11-20 18:30\n2026-11-20 18:31"},
+            "heats",
+            "Heat 2: A heat starts once the start window",
+        ),
         ({"heats": "2026-11-20 18:30\nlater"}, "heats", "Heat 2: "),
         ({"prizes": "50, 30, 10"}, "prizes", "add up to 100, not 90"),
         ({"prizes": "50, 30, x"}, "prizes", "Place 3:"),
@@ -203,7 +253,8 @@ def test_a_wrong_setting_is_said_next_to_its_field_and_nothing_is_created(
     assert response.status_code == 400
     html = page(response)
     at_field = html.split(f'id="field-{field}"')[1].split("</p>")[0]
-    assert "errorlist" in at_field and message.replace("'", "&#x27;") in at_field, at_field
+    assert "errorlist" in at_field, at_field
+    assert message.replace("'", "&#x27;") in at_field, at_field
     assert not Tournament.objects.exists()
 
 
@@ -227,15 +278,22 @@ def test_the_director_files_a_draft_and_registration_opens(floor: Floor) -> None
     tournament = floor.tournament()
     detail = f"{PAGES}{tournament.pk}/"
 
-    wrong = post_form(floor.director.client, f"{detail}file/", {"reference": " ", "filed_on": "2026-11-18"}, page=detail)
-    bad_day = post_form(floor.director.client, f"{detail}file/", {"reference": "NGC-1", "filed_on": "18/11/2026"}, page=detail)
+    wrong = post_form(
+        floor.director.client, f"{detail}file/", {"reference": " ", "filed_on": "2026-11-18"}, page=detail
+    )
+    bad_day = post_form(
+        floor.director.client, f"{detail}file/", {"reference": "NGC-1", "filed_on": "18/11/2026"}, page=detail
+    )
     assert (wrong.status_code, bad_day.status_code) == (400, 400)
     assert "This field is required." in page(wrong)
     assert "Enter the filing date as a date" in page(bad_day)
     assert Tournament.objects.get(pk=tournament.pk).state == TournamentState.DRAFT
 
     filed = post_form(
-        floor.director.client, f"{detail}file/", {"reference": "NGC-2026-118", "filed_on": "2026-11-18"}, page=detail
+        floor.director.client,
+        f"{detail}file/",
+        {"reference": "NGC-2026-118", "filed_on": "2026-11-18"},
+        page=detail,
     )
     assert filed.status_code == 302
     tournament.refresh_from_db()
@@ -250,28 +308,33 @@ def test_the_director_files_a_draft_and_registration_opens(floor: Floor) -> None
 
     # The form of the draft's page sent again with a new key: the service refuses, plainly.
     again = floor.director.client.post(
-        f"{detail}file/", {"reference": "NGC-2", "filed_on": "2026-11-18", "submission_key": new_submission_key()}
+        f"{detail}file/",
+        {"reference": "NGC-2", "filed_on": "2026-11-18", "submission_key": new_submission_key()},
     )
     assert again.status_code == 400
     assert "is registering; this needs it draft. Nothing was recorded." in page(again)
     assert Tournament.objects.get(pk=tournament.pk).filing_reference == "NGC-2026-118"
 
 
-def test_a_cancellation_asked_by_the_director_is_approved_by_a_second_person_and_refunds(floor: Floor) -> None:
+def test_a_cancellation_asked_by_the_director_is_approved_by_a_second_person_and_refunds(
+    floor: Floor,
+) -> None:
     tournament = floor.filed()
     floor.enter(tournament, floor.patron())
     detail = f"{PAGES}{tournament.pk}/"
     director = floor.director.client
 
     blank = post_form(director, f"{detail}cancel/", {"reason": "   "}, page=detail)
-    assert blank.status_code == 400 and "This field is required." in page(blank)
+    assert blank.status_code == 400
+    assert "This field is required." in page(blank)
     assert not Cancellation.objects.exists()
 
     asked = post_form(director, f"{detail}cancel/", {"reason": "The kiosks are down"}, page=detail)
     assert asked.status_code == 302
     mine = page(director.get(detail))
     assert "The kiosks are down" in mine
-    assert "Approve the cancellation</button>" in mine and "disabled" in mine
+    assert "Approve the cancellation</button>" in mine
+    assert "disabled" in mine
     assert "A pit boss or compliance officer who is not the one who asked to cancel approves it." in mine
 
     # Compliance who asked could not approve; here compliance did not ask and approves.
@@ -282,7 +345,7 @@ def test_a_cancellation_asked_by_the_director_is_approved_by_a_second_person_and
     assert Tournament.objects.get(pk=tournament.pk).state == TournamentState.CANCELLED
     html = page(approving.get(detail, follow=True))
     assert "is cancelled: every buy-in and fee is refunded." in html
-    assert "Refunded</dt><dd class=\"money\">$25.00" in html
+    assert 'Refunded</dt><dd class="money">$25.00' in html
 
 
 def test_a_refused_approval_shows_the_services_error_plainly(floor: Floor) -> None:
@@ -292,7 +355,9 @@ def test_a_refused_approval_shows_the_services_error_plainly(floor: Floor) -> No
         f"{detail}results/approve/", {"submission_key": new_submission_key()}, follow=True
     )
     assert response.redirect_chain[-1][0] == detail
-    assert f"Tournament {tournament.pk}&#x27;s results are not proposed yet. Nothing was recorded." in page(response)
+    assert f"Tournament {tournament.pk}&#x27;s results are not proposed yet. Nothing was recorded." in page(
+        response
+    )
     assert not Results.objects.filter(approved_at__isnull=False).exists()
 
 
@@ -302,7 +367,12 @@ def test_the_director_cannot_approve_and_the_cage_cannot_file(floor: Floor) -> N
     key = {"submission_key": new_submission_key()}
     assert floor.director.client.post(f"{detail}results/approve/", key).status_code == 403
     assert floor.director.client.post(f"{detail}cancel/approve/", key).status_code == 403
-    assert floor.cashier.client.post(f"{detail}file/", {**key, "reference": "X", "filed_on": "2026-11-18"}).status_code == 403
+    assert (
+        floor.cashier.client.post(
+            f"{detail}file/", {**key, "reference": "X", "filed_on": "2026-11-18"}
+        ).status_code
+        == 403
+    )
     assert floor.pit_boss.client.post(f"{detail}results/", key).status_code == 403
     assert Tournament.objects.get(pk=tournament.pk).state == TournamentState.DRAFT
 
@@ -339,12 +409,15 @@ def test_results_are_proposed_by_the_director_and_approved_by_a_pit_boss_then_pa
     assert prizes.count("Pay $125.00") == 2, prizes
     prize = Prize.objects.order_by("entry__number").first()
     assert prize is not None
-    paid = post_form(floor.cashier.client, f"{PAGES}prizes/{prize.pk}/pay/", {"paid_with": "cash"}, page=f"{PAGES}prizes/")
+    paid = post_form(
+        floor.cashier.client, f"{PAGES}prizes/{prize.pk}/pay/", {"paid_with": "cash"}, page=f"{PAGES}prizes/"
+    )
     assert paid.status_code == 302
     prize.refresh_from_db()
     assert (prize.paid_with, prize.paid_at is not None) == ("cash", True)
     after = page(floor.cashier.client.get(f"{PAGES}prizes/"))
-    assert "Paid $125.00 in cash to patron" in after and after.count("Pay $125.00") == 1
+    assert "Paid $125.00 in cash to patron" in after
+    assert after.count("Pay $125.00") == 1
 
 
 def test_a_prize_over_the_threshold_for_an_unidentified_patron_stops_with_the_way_to_identify(
@@ -379,11 +452,18 @@ def test_the_cage_registers_an_entry_and_its_slip_shows_the_token_once_with_its_
     patron = floor.patron()
     cashier = floor.cashier.client
     key = form_key(cashier, f"{PAGES}entries/new/")
-    body = {"tournament": str(tournament.pk), "patron": str(patron), "paid_with": "chips", "nickname": "Ana", "submission_key": key}
+    body = {
+        "tournament": str(tournament.pk),
+        "patron": str(patron),
+        "paid_with": "chips",
+        "nickname": "Ana",
+        "submission_key": key,
+    }
 
     entered = cashier.post(f"{PAGES}entries/new/", body)
     (entry,) = Entry.objects.all()
-    assert entered.status_code == 302 and entered["Location"] == f"{PAGES}entries/{entry.pk}/slip/"
+    assert entered.status_code == 302
+    assert entered["Location"] == f"{PAGES}entries/{entry.pk}/slip/"
 
     slip = page(cashier.get(entered["Location"]))
     token = re.search(r'<p class="hash long token-text">([^<]+)</p>', slip)
@@ -392,14 +472,26 @@ def test_the_cage_registers_an_entry_and_its_slip_shows_the_token_once_with_its_
     assert key_matches(token.group(1), entry.key_hash)
     play_url = f"http://testserver/play/?token={token.group(1)}"
     assert play_url in slip
-    assert '<svg width="' in slip and 'class="qr"' in slip and "<title>Player page</title>" in slip
+    assert '<svg width="' in slip
+    assert 'class="qr"' in slip
+    assert "<title>Player page</title>" in slip
     rules = tournament.rules.get()
-    for text in ("Entry No. 1", f"{tournament.pk} Friday Attack", str(patron), "$25.00 in chips", "2026-11-20 10:00:00 PST", "version 1", rules.sha256[:16]):
+    for text in (
+        "Entry No. 1",
+        f"{tournament.pk} Friday Attack",
+        str(patron),
+        "$25.00 in chips",
+        "2026-11-20 10:00:00 PST",
+        "version 1",
+        rules.sha256[:16],
+    ):
         assert text in slip, text
 
     reloaded = page(cashier.get(entered["Location"]))
-    assert token.group(1) not in reloaded and "<svg" not in reloaded
-    assert "was shown once" in reloaded and "Entry No. 1" in reloaded
+    assert token.group(1) not in reloaded
+    assert "<svg" not in reloaded
+    assert "was shown once" in reloaded
+    assert "Entry No. 1" in reloaded
 
     resent = cashier.post(f"{PAGES}entries/new/", body)  # the same page's form again: no second entry
     assert resent.status_code == 302
@@ -418,7 +510,9 @@ def test_the_cage_registers_an_entry_and_its_slip_shows_the_token_once_with_its_
         ({"paid_with": "credit"}, "Select a valid choice"),
     ],
 )
-def test_a_wrong_entry_is_said_on_the_form_and_nothing_is_taken(floor: Floor, changes: dict[str, str], message: str) -> None:
+def test_a_wrong_entry_is_said_on_the_form_and_nothing_is_taken(
+    floor: Floor, changes: dict[str, str], message: str
+) -> None:
     tournament = floor.filed()
     patron = floor.patron()
     body = {"tournament": str(tournament.pk), "patron": str(patron), "paid_with": "cash", **changes}
@@ -435,7 +529,8 @@ def test_a_draft_is_not_offered_for_entries_and_a_full_tournament_is_refused_pla
     full = floor.filed(max_entries=1, reentries=0)
     floor.enter(full, floor.patron())
     form = page(floor.cashier.client.get(f"{PAGES}entries/new/"))
-    assert "Not filed" not in form and f'value="{full.pk}"' in form
+    assert "Not filed" not in form
+    assert f'value="{full.pk}"' in form
 
     refused = post_form(
         floor.cashier.client,
@@ -444,7 +539,8 @@ def test_a_draft_is_not_offered_for_entries_and_a_full_tournament_is_refused_pla
     )
     assert refused.status_code == 400
     assert f"Tournament {full.pk} has its 1 entries. Nothing was recorded." in page(refused)
-    assert Entry.objects.count() == 1 and draft.entries_taken == 0
+    assert Entry.objects.count() == 1
+    assert draft.entries_taken == 0
 
 
 def test_the_detail_page_shows_entries_heats_standings_and_money(floor: Floor) -> None:
@@ -456,7 +552,9 @@ def test_the_detail_page_shows_entries_heats_standings_and_money(floor: Floor) -
         assert text in money, text
     heats = html.split('id="tournament-heats"')[1].split("</table>")[0]
     heat = tournament.heats.get(number=1)
-    assert heat.commitment in heats and "revealed when the heat closes" in heats and heat.salt not in heats
+    assert heat.commitment in heats
+    assert "revealed when the heat closes" in heats
+    assert heat.salt not in heats
     assert "2026-11-20 11:05 PST" in heats
     assert 'id="entry-1"' in html
     assert "$25.00" in html.split('id="tournament-entries"')[1]
