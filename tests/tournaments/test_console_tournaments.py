@@ -13,6 +13,7 @@ from django.test import Client
 from kernel.forms import new_submission_key
 from kernel.keys import key_matches, split_prefix
 from tests.floor.form_keys import form_key, key_in, post_form
+from tests.support.factories import StaffFactory
 from tests.support.gaming_day import Clock
 from tests.tournaments.console_support import PAGES, Floor, floor_of, page, signed_in
 from tournaments.models import Cancellation, Entry, Prize, Results, Tournament, TournamentState
@@ -55,6 +56,12 @@ def test_the_director_lands_on_the_tournaments_and_reaches_no_other_console_page
         PAGES + "prizes/",
     ):
         assert director.get(other).status_code in (403, 404), other
+
+
+def test_signing_in_takes_the_director_to_the_tournaments(floor: Floor) -> None:
+    StaffFactory.create(username="director-signs-in", role="tournament_director", password="pass-2026-td")
+    signed = Client().post("/floor/login/", {"username": "director-signs-in", "password": "pass-2026-td"})
+    assert (signed.status_code, signed["Location"]) == (302, PAGES)
 
 
 @pytest.mark.parametrize("role", ["cage_cashier", "pit_boss", "compliance"])
