@@ -14,6 +14,7 @@ from skill_games.registry import game_for
 from tournaments.engine.prizes import PoolFigures, split_prizes
 from tournaments.engine.settings import TournamentSettings, settings_from_json
 from tournaments.engine.standings import Standing, rank, tournament_score
+from tournaments.games import terms_for
 from tournaments.models import Entry, EntryGame, Heat, Prize, Results, Tournament, TournamentState, owner_key
 
 
@@ -54,6 +55,23 @@ def list_prizes(*, tournament_id: int) -> QuerySet[Prize]:
 def current_heat(*, tournament_id: int, now: dt.datetime) -> Heat | None:
     """The heat that started last by `now`; None before the first."""
     return Heat.objects.filter(tournament_id=tournament_id, starts_at__lte=now).order_by("-number").first()
+
+
+def why_not_played(tournament: Tournament, *, now: dt.datetime) -> str | None:
+    """Why a running tournament's play cannot start, or None: a table game whose first heat has
+    started with fewer entries than its table needs."""
+    if tournament.state != TournamentState.RUNNING:
+        return None
+    terms = terms_for(tournament.game)
+    short = terms.entries_short(tournament.entries_taken)
+    first = Heat.objects.filter(tournament=tournament).order_by("number").first()
+    if not short or first is None or first.starts_at > now:
+        return None
+    low = terms.table_seats[0] if terms.table_seats else 0
+    return (
+        f"{terms.name} needs at least {low} entries at its table and has {tournament.entries_taken}: "
+        "the table is not dealt. Cancel the tournament to refund every entry."
+    )
 
 
 @dataclass(frozen=True)

@@ -397,7 +397,10 @@ def _open_heats(tournament: Tournament, *, actor: AuditActor, now: dt.datetime) 
     if tournament.state != TournamentState.RUNNING:
         return 0
     opened = 0
-    shares_a_table = terms_for(tournament.game).shares_a_table
+    terms = terms_for(tournament.game)
+    shares_a_table = terms.shares_a_table
+    if terms.entries_short(tournament.entries_taken):
+        return 0  # a table that cannot be dealt: `selectors.why_not_played` tells the director
     for heat in lock_heats(tournament_id=tournament.pk):
         if heat.opened_at is not None or heat.starts_at > now:
             continue

@@ -74,3 +74,38 @@ def test_a_make21_table_of_four_played_to_the_end(
         ok(post(staff.cashier, f"/api/v1/prizes/{prize['id']}/pay/", {"paid_with": "chips"}))
     assert run.read()["state"] == "paid"
     assert run.read()["money"]["pool_balance_cents"] == 0
+
+
+def test_a_make21_table_short_of_players_is_not_dealt_and_cancels_with_refunds(
+    create: Callable[..., Run], patron: Callable[..., int], staff: Staff, clock: Clock
+) -> None:
+    run = create(
+        game="make21",
+        max_entries=3,
+        reentries=0,
+        deal="individual",
+        heats=[{"starts_at": at(clock, 65)}],
+        settings={"games": 1},
+        prizes_bp=[10000],
+    )
+    run.file()
+    (entry,) = [run.entered(patron())]
+    run.advance(minutes=60)
+    assert run.read()["not_played"] is None  # registration closed, the heat not started yet
+    assert run.advance(minutes=5) is False  # the heat's start: one entry cannot be dealt
+    assert run.advance(minutes=1) is False  # nor later, however often the clock runs
+    assert Game.objects.filter(tournament_id=run.id).count() == 0
+    shown = run.read()
+    assert shown["state"] == "running"
+    assert shown["not_played"] == (
+        "Make 21 needs at least 2 entries at its table and has 1: the table is not dealt. "
+        "Cancel the tournament to refund every entry."
+    )
+    problem(post(entry.device, f"{run.url}games/"), 409, "heat_not_started")
+
+    ok(post(staff.director, f"{run.url}cancel/", {"reason": "One entry: no table"}))
+    ok(post(staff.pit_boss, f"{run.url}cancel/approve/"))
+    shown = run.read()
+    assert shown["state"] == "cancelled"
+    assert shown["not_played"] is None
+    assert shown["money"]["refunded_cents"] == shown["money"]["buy_ins_cents"] + shown["money"]["fees_cents"]

@@ -3,6 +3,7 @@ serializers that describe them in the schema."""
 
 from typing import Any
 
+from django.utils import timezone
 from rest_framework import serializers
 
 from tournaments import selectors
@@ -86,6 +87,7 @@ def tournament_payload(tournament: Tournament, *, detail: bool = False) -> dict[
         "overlay_cents": tournament.overlay_cents,
     }
     if detail:
+        payload["not_played"] = selectors.why_not_played(tournament, now=timezone.now())
         payload["money"] = {
             "buy_ins_cents": money.figures.buy_ins_cents,
             "fees_cents": money.figures.fees_cents,

@@ -84,6 +84,14 @@ class GameTerms:
     def shares_a_table(self) -> bool:
         return self.table_seats is not None
 
+    def entries_short(self, entries: int) -> int:
+        """How many more entries a table game needs before its table can be dealt (0: enough, or
+        a solitaire game). A table left short when its first heat starts is never dealt: only a
+        cancellation ends the tournament, refunding every entry."""
+        if self.table_seats is None:
+            return 0
+        return max(0, self.table_seats[0] - entries)
+
 
 @dataclass(frozen=True, slots=True)
 class TournamentSettings:
