@@ -567,3 +567,25 @@ def test_the_detail_page_shows_entries_heats_standings_and_money(floor: Floor) -
     assert "$25.00" in html.split('id="tournament-entries"')[1]
     assert "Approve" not in html.split('id="tournament-actions"')[1].split("</section>")[0]
     assert key_in(floor.director.client.get(f"{PAGES}{tournament.pk}/"))  # the director's forms carry keys
+
+
+def test_a_table_game_short_of_entries_says_why_it_is_not_played_and_offers_the_cancellation(
+    floor: Floor,
+) -> None:
+    tournament = floor.filed(
+        game="make21",
+        max_entries=3,
+        reentries=0,
+        deal="individual",
+        heats=[{"starts_at": (floor.now() + dt.timedelta(minutes=65)).isoformat()}],
+        settings={"games": 1},
+        prizes_bp=[10000],
+    )
+    floor.enter(tournament, floor.patron())
+    assert floor.played(tournament).state == TournamentState.RUNNING
+
+    html = page(floor.director.client.get(f"{PAGES}{tournament.pk}/"))
+
+    stop = html.split('id="not-played"')[1].split("</div>")[0]
+    assert "Make 21 needs at least 2 entries at its table and has 1" in stop
+    assert "Ask to cancel the tournament" in html
