@@ -277,6 +277,19 @@ def test_every_wrong_setting_the_engine_finds_is_listed_at_once(floor: Floor) ->
     assert "one heat" in html.split('id="field-heats"')[1].split("</p>")[0]
     assert not Tournament.objects.exists()
 
+    # Corrected on the same page (its key unused by the refusal): created once.
+    corrected = floor.director.client.post(
+        f"{PAGES}new/",
+        {
+            **_settings(
+                game="make21", max_entries="4", reentries="0", heats="2026-11-20 18:30", prizes="100"
+            ),
+            "submission_key": key_in(response),
+        },
+    )
+    assert corrected.status_code == 302
+    assert Tournament.objects.get().game == "make21"
+
 
 # --- file, posted rules, cancellation -------------------------------------------------------------
 
