@@ -136,7 +136,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             for error in refused.errors:
                 name = form_field_of(error["field"])
                 message = f"{heat_label(error['field'])}{error['message']}"
-                form.add_error(name if name in form.fields and name not in form.errors else None, message)
+                form.add_error(name if name in form.fields else None, message)
             done = None
         except CodedError as refused:
             form.add_error(None, _refusal(refused))
