@@ -25,6 +25,13 @@ CONSOLE_ROLES = FLOOR_ACTING_ROLES | CASINO_WIDE_ROLES
 # Roles that read the soft counts and their variances: the count team and the casino-wide roles
 # every table's, a pit boss their pits' (the count team alone enters counts).
 COUNT_READING_ROLES = frozenset({StaffRole.COUNT_TEAM, StaffRole.PIT_BOSS}) | CASINO_WIDE_ROLES
+# The tournament pages (RULES.md §4): the director runs them, the cage takes entries and pays prizes,
+# a pit boss or compliance is the second person who approves results and cancellations. The
+# director reaches no other console page.
+TOURNAMENT_SECOND_PERSON_ROLES = frozenset({StaffRole.PIT_BOSS, StaffRole.COMPLIANCE})
+TOURNAMENT_ROLES = (
+    frozenset({StaffRole.TOURNAMENT_DIRECTOR, StaffRole.CAGE_CASHIER}) | TOURNAMENT_SECOND_PERSON_ROLES
+)
 
 View = TypeVar("View", bound=Callable[..., HttpResponse])
 
@@ -91,11 +98,12 @@ def actable_table(user: Any, table_id: int) -> Table:
 
 
 # Where each role's work is, and so where signing in lands it (the others: the floor). The cage and
-# the count team reach no floor page; compliance reaches the floor too, from the navigation.
+# the count team (and the tournament director) reach no floor page; compliance reaches the floor too, from the navigation.
 LANDING_PAGES: dict[str, str] = {
     StaffRole.COMPLIANCE: "floor:compliance",
     StaffRole.CAGE_CASHIER: "floor:cage",
     StaffRole.COUNT_TEAM: "floor:count",
+    StaffRole.TOURNAMENT_DIRECTOR: "floor:tournaments",
 }
 
 

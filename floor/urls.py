@@ -29,4 +29,5 @@ urlpatterns = [
     path("ratings/", include("floor.ratings.urls")),
     path("reports/", include("floor.reports.urls")),
     path("count/", include("floor.count.urls")),
+    path("tournaments/", include("floor.tournaments.urls")),
 ]

@@ -14,6 +14,9 @@ from floor.access import (
 )
 from floor.live.figures import floor_view
 
+# The roles whose console is not the floor: the console's home sends them to their own page.
+ELSEWHERE = (StaffRole.CAGE_CASHIER, StaffRole.COUNT_TEAM, StaffRole.TOURNAMENT_DIRECTOR)
+
 
 def _pit_map_context(request: HttpRequest) -> dict[str, object]:
     return {
@@ -23,11 +26,12 @@ def _pit_map_context(request: HttpRequest) -> dict[str, object]:
 
 
 @require_safe
-@console_view(*CONSOLE_ROLES, StaffRole.CAGE_CASHIER, StaffRole.COUNT_TEAM)
+@console_view(*CONSOLE_ROLES, *ELSEWHERE)
 def home(request: HttpRequest) -> HttpResponse:
     """The floor: the pit map of the tables this user's role and pits show. A cage cashier's
-    console is the cage and a count team member's the soft count: they go there."""
-    if role_of(request.user) in (StaffRole.CAGE_CASHIER, StaffRole.COUNT_TEAM):
+    console is the cage, a count team member's the soft count and a tournament director's the
+    tournaments: they go there."""
+    if role_of(request.user) in ELSEWHERE:
         return redirect(landing_page(request.user))
     return render(request, "floor/live/floor.html", _pit_map_context(request))
 

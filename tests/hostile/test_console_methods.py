@@ -46,6 +46,14 @@ TAKE_A_FORM = frozenset(
         "rule_change_approve",
         "rule_change_reject",
         "rule_change_withdraw",
+        "tournament_new",
+        "tournament_file",
+        "tournament_results",
+        "tournament_results_approve",
+        "tournament_cancel",
+        "tournament_cancel_approve",
+        "tournament_entry",
+        "tournament_prize_pay",
     }
 )
 NEVER = ("put", "patch", "delete")
