@@ -83,6 +83,14 @@ def test_make_run_prints_every_login_and_every_table(demo: dict[str, Any], tmp_p
             and f"dealer badge {made['dealer']['badge']} PIN {made['dealer']['pin']}" in row
             for row in printed
         ), made  # fmt: skip
+    tournament = demo["tournament"]
+    assert any(
+        row.startswith("  Tournament Demo Blackjack Attack: http://127.0.0.1:8000/floor/tournaments/")
+        for row in printed
+    )
+    for entry in tournament["entries"]:
+        link = f"entry {entry['entry']} (patron {entry['patron']}): http://127.0.0.1:8000/play/?token={entry['token']}"
+        assert sum(link in row for row in printed) == 1, entry
 
 
 def test_the_second_pit_boss_approves_what_the_first_requests(demo: dict[str, Any]) -> None:
@@ -199,3 +207,23 @@ def test_the_demo_heads_its_filing_documents_with_its_own_licensee_and_property(
     loaded = settings_loaded(["CASINO_LICENSEE", "CASINO_PROPERTY"], **env)
 
     assert {"licensee": loaded["CASINO_LICENSEE"], "property": loaded["CASINO_PROPERTY"]} == heading
+
+
+def test_the_demo_tournament_takes_entries_and_its_printed_tokens_are_its_entries(
+    demo: dict[str, Any],
+) -> None:
+    printed = demo["tournament"]
+    director = client_with_token(staff_of(demo, StaffRole.TOURNAMENT_DIRECTOR)[0]["token"])
+    shown = ok(director.get(f"/api/v1/tournaments/{printed['id']}/"))
+    assert (shown["name"], shown["game"], shown["state"], shown["entries"]) == (
+        "Demo Blackjack Attack",
+        "attack",
+        "registering",
+        3,
+    )
+    assert shown["settings"]["deal"] == "duplicate"
+    assert [entry["entry"] for entry in printed["entries"]] == [1, 2, 3]
+    for entry in printed["entries"]:
+        device = client_with_token(entry["token"])
+        refused = post(device, f"/api/v1/tournaments/{printed['id']}/games/")
+        assert (refused.status_code, refused.json()["code"]) == (409, "heat_not_started")

@@ -4,6 +4,7 @@ and stop them (and the embedded database) cleanly."""
 
 import argparse
 import contextlib
+import datetime as dt
 import os
 import select
 import signal
@@ -20,6 +21,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError, CommandParser
 from django.db import connection, connections
+from django.utils import timezone
 
 from audit.management.base import PlainErrorsCommand
 from casino.games import game_for
@@ -152,8 +154,24 @@ class Command(PlainErrorsCommand):
                 f"terminal token {table['terminal_token']}  "
                 f"dealer badge {table['dealer']['badge']} PIN {table['dealer']['pin']}"
             )
+        lines += _tournament_lines(base, credentials.get("tournament"))
         lines.append("Press Ctrl-C to stop.\n")
         self.stdout.write("\n".join(lines))
+
+
+def _tournament_lines(base: str, tournament: dict[str, Any] | None) -> list[str]:
+    if not tournament:
+        return []
+    closes = timezone.localtime(dt.datetime.fromisoformat(tournament["registration_closes_at"]))
+    lines = [
+        f"  Tournament {tournament['name']}: {base}/floor/tournaments/{tournament['id']}/ "
+        f"(registration closes {closes:%H:%M}, casino time); its entries play at {base}/play/:"
+    ]
+    lines += [
+        f"    entry {entry['entry']} (patron {entry['patron']}): {base}/play/?token={entry['token']}"
+        for entry in tournament["entries"]
+    ]
+    return lines
 
 
 class StopSignals:

@@ -17,8 +17,10 @@ from casino.models import Casino, GameKind, ShoeMode, StaffRole, Terminal
 from casino.services.provisioning import ProvisionedTable, create_staff, provision_table
 from casino.services.shoes import open_shoe
 from casino.services.terminals import sign_in_dealer
+from patrons.services import create_patron
 from table_money.models import BuyInMethod, SlipKind
 from table_money.services.accounting import approve_slip, open_table, record_buy_in, request_slip
+from tournaments.services import create_tournament, file_tournament, register_entry
 
 DEMO_CASINO = "Demo casino"
 DEMO_PIT = "Pit 1"  # the floor supervisor and the two pit bosses run it
@@ -90,6 +92,10 @@ class Command(PlainErrorsCommand):
         ]
         pit_boss = next(made.user for made in staff if made.role == StaffRole.PIT_BOSS)
         play_a_demo_shift(tables, pit_boss=pit_boss, now=now)
+        by_role = {made.role: made.user for made in staff}
+        tournament = open_a_demo_tournament(
+            director=by_role[StaffRole.TOURNAMENT_DIRECTOR], cashier=by_role[StaffRole.CAGE_CASHIER], now=now
+        )
         credentials = {
             "tables": [
                 {"table": t.table.name, "game": t.table.game, "terminal_token": t.terminal_token,
@@ -98,6 +104,7 @@ class Command(PlainErrorsCommand):
             ],
             "staff": [{"username": s.user.username, "password": s.password, "role": s.role,
                        "token": s.token} for s in staff],
+            "tournament": tournament,
         }  # fmt: skip
         credentials_file.parent.mkdir(parents=True, exist_ok=True)
         credentials_file.write_text(json.dumps(credentials, indent=2))
@@ -167,3 +174,54 @@ def play_a_demo_shift(
     _play_a_hand(first, stake_cents=5_000, cards=("TS", "9H", "7C", "9D"), now=now)
     # BJ-02: the player stands on 20, the dealer stands on a hard 17: the player wins $25.
     _play_a_hand(second, stake_cents=2_500, cards=("TS", "7H", "QD", "TC"), now=now)
+
+
+# The demo tournament: registration open for a quarter of an hour after the first start, then two
+# heats of an hour each, so that a newcomer can take entries at the cage, then play them.
+DEMO_TOURNAMENT_OPEN = dt.timedelta(minutes=15)
+DEMO_HEAT_WINDOW_S = 3600
+DEMO_ENTRANTS = (("Ana Ruiz", "cash"), ("Ben Okafor", "cash"), ("Chen Wei", "chips"))
+
+
+def _user_actor(user: AbstractBaseUser, role: str) -> AuditActor:
+    return AuditActor(kind="user", user_id=user.pk, username=user.get_username(), role=role)
+
+
+def open_a_demo_tournament(
+    *, director: AbstractBaseUser, cashier: AbstractBaseUser, now: dt.datetime
+) -> dict[str, Any]:
+    """A duplicate Blackjack Attack tournament, filed and registering, with three entries taken at
+    the cage: what `make run` prints of it (the entries' tokens are shown only here)."""
+    closes_at = now + DEMO_TOURNAMENT_OPEN
+    heat_2 = closes_at + dt.timedelta(seconds=DEMO_HEAT_WINDOW_S)
+    directing = _user_actor(director, StaffRole.TOURNAMENT_DIRECTOR)
+    tournament = create_tournament(
+        body={
+            "name": "Demo Blackjack Attack", "game": "attack", "buy_in_cents": 2_000, "fee_cents": 500,
+            "added_cents": 5_000, "guarantee_cents": 25_000, "max_entries": 16, "reentries": 1,
+            "registration_closes_at": closes_at.isoformat(),
+            "heats": [{"starts_at": closes_at.isoformat()}, {"starts_at": heat_2.isoformat()}],
+            "start_window_s": DEMO_HEAT_WINDOW_S, "deal": "duplicate", "prizes_bp": [5000, 3000, 2000],
+        },
+        user=director, actor=directing, now=now,
+    )  # fmt: skip
+    file_tournament(
+        tournament_id=tournament.pk, reference="DEMO-2026-001", filed_on=now.date(), actor=directing, now=now
+    )
+    entries = []
+    for name, paid_with in DEMO_ENTRANTS:
+        patron = create_patron(
+            name=name, user=cashier, actor=_user_actor(cashier, StaffRole.CAGE_CASHIER), now=now
+        )
+        entry, token = register_entry(
+            tournament_id=tournament.pk, patron_number=patron.number, paid_with=paid_with,
+            nickname=name.split()[0], cashier=cashier, actor=_user_actor(cashier, StaffRole.CAGE_CASHIER),
+            now=now,
+        )  # fmt: skip
+        entries.append({"entry": entry.number, "patron": patron.number, "token": token})
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "registration_closes_at": closes_at.isoformat(),
+        "entries": entries,
+    }
