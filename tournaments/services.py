@@ -491,10 +491,12 @@ NICKNAME_STATES = (TournamentState.REGISTERING, TournamentState.RUNNING)
 
 def checked_nickname(nickname: object) -> str:
     """A nickname as the board shows it: 1 to 20 letters, digits, spaces and basic punctuation,
-    spaces trimmed and runs of them made one; `invalid_nickname` otherwise."""
-    text = " ".join(nickname.split()) if isinstance(nickname, str) else ""
+    spaces trimmed and runs of them made one (no tab, newline or other control character);
+    `invalid_nickname` otherwise."""
+    given = nickname if isinstance(nickname, str) and nickname.isprintable() else ""
+    text = " ".join(part for part in given.split(" ") if part)
     allowed = all(char.isalnum() or char in NICKNAME_PUNCTUATION for char in text)
-    if not text or len(text) > NICKNAME_MAX_LENGTH or not allowed or not text.isprintable():
+    if not text or len(text) > NICKNAME_MAX_LENGTH or not allowed:
         raise ServiceError(
             "invalid_nickname",
             f"A nickname is 1 to {NICKNAME_MAX_LENGTH} letters, digits, spaces and . , ' ! ? & ( ) - _ # :",
