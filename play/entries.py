@@ -51,6 +51,11 @@ class EntryStanding:
     look_again_ms: int | None  # None: nothing more will change by itself
 
     @property
+    def standing_shown(self) -> bool:
+        """A place means something once a score is known (the entry's or a no-show's)."""
+        return self.place is not None and any(line.score is not None for line in self.heats)
+
+    @property
     def shares_a_table(self) -> bool:
         return terms_for(self.tournament.game).shares_a_table
 

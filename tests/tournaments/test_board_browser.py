@@ -25,7 +25,7 @@ DIRECTOR = AuditActor(kind="system", username="tests:director")
 _ROWS = """
 return [...document.querySelectorAll('#standings tbody tr[data-entry]')].map((row) => ({
   entry: Number(row.dataset.entry), name: row.querySelector('.name').textContent,
-  score: row.querySelector('.score').textContent, games: Number(row.querySelector('.games').textContent),
+  score: row.querySelector('.pts').textContent, games: Number(row.querySelector('.games').textContent),
 }));
 """
 
@@ -98,5 +98,6 @@ def test_a_patron_scans_the_slip_waits_and_starts_the_heat(
         lambda b: b.find_element(By.ID, "game").get_attribute("data-state") == "playing", "the heat's game"
     )
     assert page.read("#cards-left")
+    assert not page.find("#standing-link").is_displayed()  # shown once the game is over
     page.screenshot("tournament-player-game")
     assert entry.token not in chromium.page_source

@@ -79,7 +79,7 @@
         el("td", { class: "num" }, String(row.place)),
         el("td", { class: "num" }, String(row.entry)),
         el("td", { class: "name" }, row.name),
-        el("td", { class: "num score" }, String(row.score)),
+        el("td", { class: "num pts" }, String(row.score)),
         el("td", { class: "num games" }, String(row.games)),
         el("td", { class: "num prize", hidden: !showPrize }, row.prize_cents ? dollars(row.prize_cents) : ""),
       );
