@@ -97,7 +97,14 @@ def board_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _problem(code: str, detail: str) -> JsonResponse:
-    body = {"type": "about:blank", "title": "Forbidden", "status": 403, "detail": detail, "code": code, "errors": []}
+    body = {
+        "type": "about:blank",
+        "title": "Forbidden",
+        "status": 403,
+        "detail": detail,
+        "code": code,
+        "errors": [],
+    }
     return JsonResponse(body, status=403, content_type=PROBLEM_CONTENT_TYPE)
 
 

@@ -79,15 +79,15 @@ def entry_standing(*, entry_id: int, now: dt.datetime) -> EntryStanding | None:
     lines = []
     last_score = None
     no_show = adapter.tournament.no_show_score
-    for heat in heats:
-        played = by_heat.get(heat.pk)
+    for each in heats:
+        played = by_heat.get(each.pk)
         score = None
         if played is not None and played.game.state == GameState.FINISHED and played.game.score is not None:
             score = adapter.seat_score(played.game.score, seat=played.seat)
             last_score = score
-        elif played is None and no_show is not None and heat.window_closes_at <= now:
+        elif played is None and no_show is not None and each.window_closes_at <= now:
             score = no_show
-        lines.append(HeatLine(number=heat.number, starts_at=heat.starts_at, score=score, played=bool(played)))
+        lines.append(HeatLine(number=each.number, starts_at=each.starts_at, score=score, played=bool(played)))
 
     current = selectors.current_heat(tournament_id=tournament.pk, now=now)
     upcoming = selectors.next_heat(tournament_id=tournament.pk, now=now)
@@ -121,9 +121,7 @@ def entry_standing(*, entry_id: int, now: dt.datetime) -> EntryStanding | None:
     if look_again is not None:
         look_again = max(LOOK_AGAIN_AT_LEAST_MS, min(LOOK_AGAIN_AT_MOST_MS, look_again))
 
-    row = next(
-        (row for row in selectors.leaderboard(tournament, now=now) if row.entry.pk == entry.pk), None
-    )
+    row = next((row for row in selectors.leaderboard(tournament, now=now) if row.entry.pk == entry.pk), None)
     results_approved = tournament.state in (TournamentState.RESULTS_APPROVED, TournamentState.PAID)
     return EntryStanding(
         entry=entry,

@@ -80,7 +80,12 @@ def play_page(request: HttpRequest) -> HttpResponse:
 
 
 def _entry_page(
-    request: HttpRequest, holder: PlayerEntry, *, error: str = "", status: int = 200, nickname: str | None = None
+    request: HttpRequest,
+    holder: PlayerEntry,
+    *,
+    error: str = "",
+    status: int = 200,
+    nickname: str | None = None,
 ) -> HttpResponse:
     standing = entry_standing(entry_id=holder.entry_id, now=timezone.now())
     if standing is None:

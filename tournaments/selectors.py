@@ -97,7 +97,11 @@ def board_version(*, tournament: Tournament, now: dt.datetime) -> str:
         closed=Count("pk", filter=Q(closed_at__isnull=False)),
     )
     results = Results.objects.filter(tournament_id=tournament.pk).values_list("approved_at", flat=True)
-    names = Entry.objects.filter(tournament_id=tournament.pk).order_by("number").values_list("nickname", flat=True)
+    names = (
+        Entry.objects.filter(tournament_id=tournament.pk)
+        .order_by("number")
+        .values_list("nickname", flat=True)
+    )
     parts = [
         tournament.state,
         str(tournament.entries_taken),

@@ -28,7 +28,8 @@ def device(token: str) -> Client:
     assert response.status_code == 302, response.content[:500]
     assert response["Location"] == "/play/"
     cookie = client.cookies["play_seat"]
-    assert cookie["httponly"] and cookie["path"] == "/play/"
+    assert cookie["httponly"]
+    assert cookie["path"] == "/play/"
     assert token not in cookie.value.split(":")[-1]  # signed, not the token alone
     return client
 
@@ -39,7 +40,9 @@ def page(client: Client, status: int = 200) -> str:
     return response.content.decode()
 
 
-def running_attack(create: Callable[..., Run], patron: Callable[..., int], entries: int = 2) -> tuple[Run, list[Entered]]:
+def running_attack(
+    create: Callable[..., Run], patron: Callable[..., int], entries: int = 2
+) -> tuple[Run, list[Entered]]:
     run = create()
     run.file()
     entered = [run.entered(patron()) for _ in range(entries)]
@@ -66,19 +69,24 @@ def test_an_entry_waits_starts_plays_and_sees_its_score_and_place(
     assert "Heat 1 starts at 11:05" in page(kiosk)
     run.advance(minutes=5)  # heat 1 starts
     shown = page(kiosk)
-    assert 'id="start"' in shown and "Start heat 1" in shown
+    assert 'id="start"' in shown
+    assert "Start heat 1" in shown
     assert "before 11:07" in shown  # the start window of 120 s
 
     started = kiosk.post("/play/start/")
-    assert started.status_code == 302 and started["Location"] == "/play/"
+    assert started.status_code == 302
+    assert started["Location"] == "/play/"
     (played,) = EntryGame.objects.filter(entry_id=first.id)
     shown = page(kiosk)
-    assert 'id="game"' in shown and 'id="standing-link"' in shown
+    assert 'id="game"' in shown
+    assert 'id="standing-link"' in shown
 
     game = ok(kiosk.get("/play/game/"))
     assert game["id"] == played.game_id
     assert game["tournament"] == {"id": run.id, "heat": 1, "entry": first.number}
-    moved = kiosk.post("/play/move/", {"move": "place", "column": 1, "expected_seq": game["seq"]}, "application/json")
+    moved = kiosk.post(
+        "/play/move/", {"move": "place", "column": 1, "expected_seq": game["seq"]}, "application/json"
+    )
     assert moved.status_code == 200, moved.content
     assert moved.json()["seq"] == game["seq"] + 1
 
@@ -140,7 +148,8 @@ def test_a_make21_entry_plays_at_its_own_seat(
     assert "The table is seated at 11:05" in page(kiosk)
     run.advance(minutes=65)  # the table is seated: the page is the game, at seat 2
     shown = page(kiosk)
-    assert 'id="game"' in shown and 'data-seat="2"' in shown
+    assert 'id="game"' in shown
+    assert 'data-seat="2"' in shown
     game = ok(kiosk.get("/play/game/"))
     assert game["tournament"]["entry"] == 2
     assert game["hand"]  # seat 2's own hand
@@ -148,9 +157,12 @@ def test_a_make21_entry_plays_at_its_own_seat(
     assert seat_1["hand"] != game["hand"]
     # Seat 1 moves first: seat 2's move is refused as the API refuses it, and changes nothing.
     refused = kiosk.post(
-        "/play/move/", {"move": "play", "cards": game["hand"][:1], "expected_seq": game["seq"]}, "application/json"
+        "/play/move/",
+        {"move": "play", "cards": game["hand"][:1], "expected_seq": game["seq"]},
+        "application/json",
     )
-    assert refused.status_code == 422 and refused.json()["code"] == "not_your_turn"
+    assert refused.status_code == 422
+    assert refused.json()["code"] == "not_your_turn"
     assert Game.objects.get(pk=game["id"]).seq == game["seq"]
 
 
@@ -167,7 +179,19 @@ def test_the_nickname_is_chosen_on_the_page(
     assert "Lucky Lou!" in page(kiosk)
     assert run.leaderboard()[0]["name"] in ("Lucky Lou!", "Entry 2")
 
-    for bad in ["", "   ", "x" * 21, "<script>", "Lou\x00", "Lou\u202e", "🂡 Ace", "Lou;DROP", "a\x0bb\x1f", "a\nb", "a\tb"]:
+    for bad in [
+        "",
+        "   ",
+        "x" * 21,
+        "<script>",
+        "Lou\x00",
+        "Lou\u202e",
+        "🂡 Ace",
+        "Lou;DROP",
+        "a\x0bb\x1f",
+        "a\nb",
+        "a\tb",
+    ]:
         refused = kiosk.post("/play/nickname/", {"nickname": bad})
         assert refused.status_code == 422, (bad, refused.status_code)
         assert "A nickname is 1 to 20 letters, digits, spaces" in refused.content.decode()

@@ -5,25 +5,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0001_tournaments_entries_heats_results_prizes'),
+        ("tournaments", "0001_tournaments_entries_heats_results_prizes"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='display_key_hash',
-            field=models.CharField(blank=True, default='', max_length=64),
+            model_name="tournament",
+            name="display_key_hash",
+            field=models.CharField(blank=True, default="", max_length=64),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='display_key_prefix',
-            field=models.CharField(blank=True, default='', max_length=12),
+            model_name="tournament",
+            name="display_key_prefix",
+            field=models.CharField(blank=True, default="", max_length=12),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.UniqueConstraint(condition=models.Q(('display_key_prefix', ''), _negated=True), fields=('display_key_prefix',), name='tournament_display_key_prefix_once'),
+            model_name="tournament",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("display_key_prefix", ""), _negated=True),
+                fields=("display_key_prefix",),
+                name="tournament_display_key_prefix_once",
+            ),
         ),
     ]
