@@ -20,6 +20,7 @@ once with a bookmark; the page sends no Referer, and its script sends the key in
 import datetime as dt
 from typing import Any
 
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -28,7 +29,8 @@ from django.views.decorators.http import require_GET
 
 from kernel.problems import PROBLEM_CONTENT_TYPE
 from play.templatetags.play_format import casino_hhmm
-from skill_games.api.views import not_modified
+from skill_games import services as skill_games
+from skill_games.api.views import CLOCK, not_modified
 from tournaments import selectors
 from tournaments.api.presenters import leaderboard_row
 from tournaments.models import Heat, Tournament, TournamentState
@@ -116,6 +118,15 @@ def _sent_key(request: HttpRequest) -> str | None:
     return request.GET.get("key")
 
 
+def _let_clocks_act(tournament: Tournament, *, now: dt.datetime) -> None:
+    """A game whose deadline has come ends now (RULES.md §3: a deadline acts without a request),
+    not at the deadline beat's next run: the board shows it at this read. A game another request
+    holds is left to it."""
+    for game_id in selectors.due_game_ids(tournament_id=tournament.pk, now=now):
+        with transaction.atomic(durable=True):
+            skill_games.apply_due_deadline(game_id=game_id, now=now, actor=CLOCK, skip_locked=True)
+
+
 @require_GET
 def board_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The board's JSON; `304` while the page's `If-None-Match` still names it."""
@@ -126,6 +137,7 @@ def board_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if tournament is None:
         return _problem("display_key_invalid", "The display key is not this tournament's.")
     now = timezone.now()
+    _let_clocks_act(tournament, now=now)
     tag = f'"{selectors.board_version(tournament=tournament, now=now)}"'
     response: HttpResponse
     if not_modified(request.headers.get("If-None-Match", ""), tag):

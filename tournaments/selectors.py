@@ -82,6 +82,14 @@ def list_entry_games(*, entry_id: int) -> QuerySet[EntryGame]:
     return EntryGame.objects.filter(entry_id=entry_id).select_related("heat", "game").order_by("heat__number")
 
 
+def due_game_ids(*, tournament_id: int, now: dt.datetime) -> list[int]:
+    """The tournament's games in play whose deadline has come by `now`."""
+    games = EntryGame.objects.filter(
+        entry__tournament_id=tournament_id, game__state=GameState.PLAYING, game__due_at__lte=now
+    )
+    return sorted(set(games.values_list("game_id", flat=True)))
+
+
 def board_version(*, tournament: Tournament, now: dt.datetime) -> str:
     """A tag that changes whenever the board's standings, heat or names may have (not at every
     move: a score counts once its game is finished): the state, the games started and finished, the heats opened, closed and whose start window is over (no-show

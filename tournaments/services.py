@@ -252,7 +252,9 @@ def register_entry(
     actor: AuditActor,
     now: dt.datetime,
 ) -> tuple[Entry, str]:
-    """An entry paid at the cage (buy-in to the pool, fee to revenue); its token, returned once."""
+    """An entry paid at the cage (buy-in to the pool, fee to revenue); its token, returned once.
+    A nickname given then is checked as its player's would be (`checked_nickname`)."""
+    nickname = checked_nickname(nickname) if nickname.strip() else ""
     tournament = _locked(tournament_id)
     patron, reentry = _check_entry(tournament, patron_number=patron_number, now=now)
     settings = selectors.settings_of(tournament)
@@ -282,7 +284,7 @@ def register_entry(
         patron=patron,
         reentry=reentry,
         rules=rules,
-        nickname=nickname.strip(),
+        nickname=nickname,
         paid_with=paid,
         buy_in_cents=settings.buy_in_cents,
         fee_cents=settings.fee_cents,

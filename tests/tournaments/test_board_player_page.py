@@ -12,7 +12,7 @@ from django.test import Client
 
 from audit.models import AuditEvent
 from skill_games.models import Game
-from tests.support.api import ok, post
+from tests.support.api import ok, post, problem
 from tests.support.gaming_day import Clock
 from tournaments.models import Entry, EntryGame
 
@@ -200,6 +200,11 @@ def test_the_nickname_is_chosen_on_the_page(
     assert huge.status_code == 400
     assert Entry.objects.get(pk=first.id).nickname == "Lucky Lou!"
     assert AuditEvent.objects.filter(event_type="tournaments.entry.nickname_set").count() == 1
+
+    # The cage's nickname at the entry is checked the same way.
+    problem(run.enter(patron(), nickname="<b>Lou</b>"), 422, "invalid_nickname")
+    assert run.entered(patron(), nickname=" Lou  2 ").number == 3
+    assert Entry.objects.get(tournament_id=run.id, number=3).nickname == "Lou 2"
 
     # Without an entry's token, the form does nothing.
     stranger = Client()
