@@ -195,3 +195,33 @@ def test_the_api_leaderboard_takes_the_display_key_read_only(
     assert display.get("/api/v1/tournaments/").status_code in (401, 403)
     assert display.post(f"/api/v1/tournaments/{run.id}/games/").status_code in (401, 403)
     assert display.post(f"/api/v1/tournaments/{run.id}/results/").status_code in (401, 403)
+
+
+def test_the_prizes_show_once_the_results_are_approved(
+    playing: tuple[Run, list[Entered], list[int]], staff: Staff
+) -> None:
+    run, entries, _ = playing
+    key = display_key(run)
+    client = Client()
+    run.advance(minutes=8)  # heat 1's games end and it closes
+    run.advance(minutes=10)  # heat 2 starts, nobody plays it, its window is over
+    assert run.read()["state"] == "playing_done"
+    body = standings(client, run, key).json()
+    assert body["results_approved"] is False
+    assert "hidden>Prize</th>" in client.get(f"/board/{run.id}/", {"key": key}).content.decode()
+
+    ok(post(staff.director, f"{run.url}results/"), 201)
+    ok(post(staff.compliance, f"{run.url}results/approve/"))
+    body = standings(client, run, key).json()
+    assert body["results_approved"] is True
+    assert body["tournament"]["state"] == "results_approved"
+    assert sum(row["prize_cents"] for row in body["standings"]) == 25000
+    html = client.get(f"/board/{run.id}/", {"key": key}).content.decode()
+    assert ">Prize</th>" in html
+    assert "$" in html
+
+    kiosk = Client()
+    kiosk.post("/play/", {"token": entries[0].token})
+    shown = kiosk.get("/play/").content.decode()
+    assert "Your tournament play is done" in shown
+    assert 'id="prize"' in shown
