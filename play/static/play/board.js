@@ -74,7 +74,8 @@
     document.querySelectorAll("#standings .prize").forEach((node) => (node.hidden = !showPrize));
     const rows = board.standings.map((row) => {
       const changed = previous && before.get(row.entry) !== row.score + "/" + row.games;
-      const tr = el("tr", { "data-entry": row.entry, class: changed ? "changed" : null });
+      const classes = (changed ? "changed " : "") + (row.place <= 3 && row.games > 0 ? "podium" : "");
+      const tr = el("tr", { "data-entry": row.entry, class: classes.trim() || null });
       tr.append(
         el("td", { class: "num" }, String(row.place)),
         el("td", { class: "num" }, String(row.entry)),
@@ -85,8 +86,19 @@
       );
       return tr;
     });
-    if (!rows.length) rows.push(el("tr", { class: "none" }, ""));
+    if (!rows.length) {
+      const none = el("tr", { class: "none" });
+      none.append(el("td", { colspan: 6 }, "No entries yet."));
+      rows.push(none);
+    }
     tbody.replaceChildren(...rows);
+    fit();
+  }
+
+  // Every row on the screen at once: the more entries, the smaller the type (board.css).
+  function fit() {
+    const table = document.getElementById("standings");
+    table.style.setProperty("--rows", String(Math.max(8, tbody.rows.length)));
   }
 
   function say(text) {
@@ -127,6 +139,7 @@
     window.setTimeout(poll, pollMs);
   }
 
+  fit();
   window.setInterval(drawHeat, 250);
   poll();
 })();
