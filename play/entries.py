@@ -16,6 +16,9 @@ from tournaments.models import Entry, EntryGame, Heat, Tournament, TournamentSta
 # and at least this often while the tournament is in play (the standings move as others finish).
 LOOK_AGAIN_AT_MOST_MS = 15_000
 LOOK_AGAIN_AT_LEAST_MS = 1_000
+# The tournament's beat seats a table within seconds of its heat's start; a table still not seated
+# after this was not dealt (too few entries: the director cancels, every entry is refunded).
+SEATED_WITHIN = dt.timedelta(seconds=30)
 OVER = (TournamentState.PLAYING_DONE, TournamentState.RESULTS_APPROVED, TournamentState.PAID)
 
 
@@ -24,6 +27,7 @@ class Phase(StrEnum):
     START = "start"  # the heat's start window is open and the entry has not started
     PLAYING = "playing"  # the entry's game is in play: the page is the game
     DONE = "done"  # no heat left for the entry
+    NOT_DEALT = "not_dealt"  # the entry's table was not dealt when its heat started
     CANCELLED = "cancelled"
 
 
@@ -111,6 +115,8 @@ def entry_standing(*, entry_id: int, now: dt.datetime) -> EntryStanding | None:
     ):
         phase, heat = Phase.START, current
         look_again = _after(current.window_closes_at, now)
+    elif shared and not games and current is not None and now - current.starts_at > SEATED_WITHIN:
+        phase, heat = Phase.NOT_DEALT, current
     elif upcoming is not None or (shared and not games):
         # A table is seated when its heat starts (by the tournament's beat, within seconds).
         phase, heat = Phase.WAITING, upcoming or current

@@ -259,3 +259,26 @@ def test_the_api_and_the_page_start_the_same_game(
     assert ok(kiosk.get("/play/game/"))["id"] == started["id"]  # the page picks the game up
     assert kiosk.post("/play/start/").status_code == 409
     assert _answer(kiosk.get("/play/game/"))["id"] == started["id"]
+
+
+def test_a_make21_table_not_seated_says_so(
+    create: Callable[..., Run], patron: Callable[..., int], clock: Clock
+) -> None:
+    run = create(
+        game="make21",
+        max_entries=3,
+        reentries=0,
+        deal="individual",
+        heats=[{"starts_at": at(clock, 65)}],
+        settings={"games": 1, "turn_limit_s": 30},
+        prizes_bp=[10000],
+    )
+    run.file()
+    entry = run.entered(patron())
+    kiosk = device(entry.token)
+    run.advance(minutes=60)
+    clock.advance(minutes=5)  # heat 1's time, the beat not yet run: the table is being seated
+    assert "The table is seated at 11:05" in page(kiosk)
+    clock.advance(minutes=1)  # a minute on, still no table
+    shown = page(kiosk)
+    assert "Your table has not been dealt" in shown
