@@ -11,6 +11,7 @@ urlpatterns = [
     path("floor/", include("floor.urls")),
     path("admin/", admin.site.urls),
     path("play/", include("play.urls")),
+    path("board/", include("play.board_urls")),
     # For signed-in staff only (config.api_docs).
     path("api/v1/schema/", schema_view, name="schema"),
     path("api/v1/docs/", swagger_view, name="api-docs"),

@@ -9,4 +9,6 @@ urlpatterns: list[URLPattern] = [
     path("game/", views.game_state, name="game"),
     path("move/", views.move, name="move"),
     path("leave/", views.leave, name="leave"),
+    path("start/", views.start, name="start"),
+    path("nickname/", views.nickname, name="nickname"),
 ]

@@ -12,7 +12,13 @@ that is the page's idempotency, without an Idempotency-Key store. POSTs are same
 CSRF token and the cookie is SameSite=Strict.
 
 No staff session reaches the game: only the seat cookie opens it, and a staff member without one
-gets the token form."""
+gets the token form.
+
+A tournament entry's token (the slip's, `play.seats`) is kept the same way. The page then shows
+where the entry stands (`play.entries`): the heat it waits for (and looks again by itself), a
+Start button in a heat's start window (`tournaments.services.start_heat_game`, the API's checks
+and codes), the entry's game in play (the same game views and moves as a seat's), its heats'
+scores and its place; and a form for the nickname the board shows."""
 
 import json
 from collections.abc import Callable
@@ -29,17 +35,21 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from audit.context import AuditActor
 from kernel.errors import CodedError
 from kernel.problems import status_of
-from play.seats import PlayerSeat, forget_token, keep_token, seat_for_token, seat_of
+from play.entries import Phase, entry_standing
+from play.seats import PlayerEntry, PlayerSeat, forget_token, holder_for_token, holder_of, keep_token, seat_of
 from skill_games import selectors, services
 from skill_games.api.presenters import game_payload, version_tag
 from skill_games.api.views import game_after_the_clock, not_modified
 from skill_games.models import Game
 from skill_games.registry import Caller
+from tournaments import services as tournaments
 
 MAX_BODY_BYTES = 1024
 MOVES = {"place", "undo", "swap", "cash_in", "play", "double", "extend", "take"}
 MAX_CARDS = 10  # three or more (more than a hand holds) the rules refuse, with the API's code
-UNKNOWN_SEAT = "That is not a seat token of a game. Check it and type it again, or ask the cashier."
+UNKNOWN_SEAT = (
+    "That is not a seat token or a tournament entry's token. Check it and type it again, or ask the cashier."
+)
 
 
 def _problem(status: int, code: str, detail: str) -> JsonResponse:
@@ -49,21 +59,92 @@ def _problem(status: int, code: str, detail: str) -> JsonResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def play_page(request: HttpRequest) -> HttpResponse:
-    """The game of the seat this device holds, or the token form (prefilled by a `?token=` link)."""
+    """The game of the seat this device holds, where its entry stands, or the token form
+    (prefilled by a `?token=` link)."""
     if request.method == "POST":
         token = request.POST.get("token", "")
-        if seat_for_token(token) is None:
+        if holder_for_token(token) is None:
             context = {"error": UNKNOWN_SEAT}
             return render(request, "play/entry.html", context, status=400)
         response = redirect("play:page")  # the token leaves the URL and the form
         keep_token(response, request, token)
         return response
-    seat = seat_of(request)
-    if seat is None:
+    holder = holder_of(request)
+    if holder is None:
         prefill = request.GET.get("token", "")
-        context = {"prefill": prefill if seat_for_token(prefill) else ""}
+        context = {"prefill": prefill if holder_for_token(prefill) else ""}
         return render(request, "play/entry.html", context)
-    return render(request, "play/game.html", {"seat": seat})
+    if isinstance(holder, PlayerEntry):
+        return _entry_page(request, holder)
+    return render(request, "play/game.html", {"seat": holder})
+
+
+def _entry_page(
+    request: HttpRequest,
+    holder: PlayerEntry,
+    *,
+    error: str = "",
+    status: int = 200,
+    nickname: str | None = None,
+) -> HttpResponse:
+    standing = entry_standing(entry_id=holder.entry_id, now=timezone.now())
+    if standing is None:
+        response = render(request, "play/entry.html", {"error": UNKNOWN_SEAT}, status=400)
+        forget_token(response)
+        return response
+    if standing.phase is Phase.PLAYING and standing.game is not None and not error:
+        seat = PlayerSeat(game_id=standing.game.game_id, seat=standing.game.seat)
+        return render(request, "play/game.html", {"seat": seat, "standing": standing})
+    context = {
+        "standing": standing,
+        "error": error,
+        "nickname": standing.entry.nickname if nickname is None else nickname,
+        "nickname_max": tournaments.NICKNAME_MAX_LENGTH,
+    }
+    return render(request, "play/tournament.html", context, status=status)
+
+
+def _entry_actor(holder: PlayerEntry) -> AuditActor:
+    return AuditActor(kind="system", username=f"entry {holder.number} of tournament {holder.tournament_id}")
+
+
+@never_cache
+@require_POST
+def start(request: HttpRequest) -> HttpResponse:
+    """The entry starts its game of the heat (a table's entry takes its seat): the API's call."""
+    holder = holder_of(request)
+    if not isinstance(holder, PlayerEntry):
+        return redirect("play:page")
+    try:
+        with transaction.atomic(durable=True):
+            tournaments.start_heat_game(
+                tournament_id=holder.tournament_id,
+                entry_id=holder.entry_id,
+                actor=_entry_actor(holder),
+                now=timezone.now(),
+            )
+    except CodedError as error:
+        return _entry_page(request, holder, error=error.detail, status=status_of(error))
+    return redirect("play:page")
+
+
+@never_cache
+@require_POST
+def nickname(request: HttpRequest) -> HttpResponse:
+    """The entry's nickname, as the board shows it."""
+    holder = holder_of(request)
+    if not isinstance(holder, PlayerEntry):
+        return redirect("play:page")
+    chosen = request.POST.get("nickname", "")
+    try:
+        with transaction.atomic(durable=True):
+            tournaments.set_nickname(
+                entry_id=holder.entry_id, nickname=chosen, actor=_entry_actor(holder), now=timezone.now()
+            )
+    except CodedError as error:
+        shown = chosen[: tournaments.NICKNAME_MAX_LENGTH * 2]
+        return _entry_page(request, holder, error=error.detail, status=status_of(error), nickname=shown)
+    return redirect("play:page")
 
 
 @never_cache

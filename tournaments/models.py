@@ -50,11 +50,20 @@ class Tournament(models.Model):
         django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField()
+    # The big-screen board's key (`kernel.keys`, shown once to the director; a new one replaces
+    # it): read-only, this tournament's standings only. Blank until the director asks for one.
+    display_key_prefix = models.CharField(max_length=12, blank=True, default="")
+    display_key_hash = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         constraints = [
             models.CheckConstraint(
                 condition=Q(state__in=TournamentState.values), name="tournament_state_known"
+            ),
+            models.UniqueConstraint(
+                fields=["display_key_prefix"],
+                condition=~Q(display_key_prefix=""),
+                name="tournament_display_key_prefix_once",
             ),
             models.CheckConstraint(
                 condition=Q(state=TournamentState.DRAFT)

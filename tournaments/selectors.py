@@ -5,10 +5,11 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from casino.ledger import owned_balance_cents
 from casino.models import AccountKind, LedgerEntry
+from kernel.keys import hash_key, key_matches, split_prefix
 from skill_games.models import Game, GameState
 from skill_games.registry import game_for
 from tournaments.engine.prizes import PoolFigures, split_prizes
@@ -36,6 +37,10 @@ def tournament_ids_in_play() -> list[int]:
     return list(Tournament.objects.filter(state__in=states).order_by("pk").values_list("pk", flat=True))
 
 
+def get_entry(*, entry_id: int) -> Entry | None:
+    return Entry.objects.select_related("tournament").filter(pk=entry_id).first()
+
+
 def list_entries(*, tournament_id: int) -> QuerySet[Entry]:
     return Entry.objects.filter(tournament_id=tournament_id).select_related("patron").order_by("number")
 
@@ -50,6 +55,71 @@ def list_prizes(*, tournament_id: int) -> QuerySet[Prize]:
         .select_related("entry")
         .order_by("place", "entry__number")
     )
+
+
+def next_heat(*, tournament_id: int, now: dt.datetime) -> Heat | None:
+    """The first heat that starts after `now`; None once the last has started."""
+    return Heat.objects.filter(tournament_id=tournament_id, starts_at__gt=now).order_by("number").first()
+
+
+def entry_for_key(*, key: str) -> Entry | None:
+    """The entry whose token `key` is (its prefix finds it, its SHA-256 must match), or None."""
+    prefix = split_prefix(key)
+    found = None if prefix is None else Entry.objects.filter(key_prefix=prefix).first()
+    return found if found is not None and key_matches(key, found.key_hash) else None
+
+
+def tournament_for_display_key(*, key: str) -> Tournament | None:
+    """The tournament whose board display key `key` is, or None."""
+    prefix = split_prefix(key)
+    found = None if prefix is None else Tournament.objects.filter(display_key_prefix=prefix).first()
+    if found is None or not found.display_key_hash or not key_matches(key, found.display_key_hash):
+        return None
+    return found
+
+
+def list_entry_games(*, entry_id: int) -> QuerySet[EntryGame]:
+    """An entry's games, heat by heat, with their heat and game."""
+    return EntryGame.objects.filter(entry_id=entry_id).select_related("heat", "game").order_by("heat__number")
+
+
+def due_game_ids(*, tournament_id: int, now: dt.datetime) -> list[int]:
+    """The tournament's games in play whose deadline has come by `now`."""
+    games = EntryGame.objects.filter(
+        entry__tournament_id=tournament_id, game__state=GameState.PLAYING, game__due_at__lte=now
+    )
+    return sorted(set(games.values_list("game_id", flat=True)))
+
+
+def board_version(*, tournament: Tournament, now: dt.datetime) -> str:
+    """A tag that changes whenever the board's standings, heat or names may have (not at every
+    move: a score counts once its game is finished): the state, the games started and finished, the heats opened, closed and whose start window is over (no-show
+    scores), the results and the nicknames. Two queries, no standings built."""
+    games = EntryGame.objects.filter(entry__tournament_id=tournament.pk).aggregate(
+        started=Count("pk"),
+        finished=Count("pk", filter=Q(game__state=GameState.FINISHED)),
+    )
+    heats = Heat.objects.filter(tournament_id=tournament.pk).aggregate(
+        started=Count("pk", filter=Q(starts_at__lte=now)),
+        opened=Count("pk", filter=Q(opened_at__isnull=False)),
+        over=Count("pk", filter=Q(window_closes_at__lte=now)),
+        closed=Count("pk", filter=Q(closed_at__isnull=False)),
+    )
+    results = Results.objects.filter(tournament_id=tournament.pk).values_list("approved_at", flat=True)
+    names = (
+        Entry.objects.filter(tournament_id=tournament.pk)
+        .order_by("number")
+        .values_list("nickname", flat=True)
+    )
+    parts = [
+        tournament.state,
+        str(tournament.entries_taken),
+        *(str(games[name] or 0) for name in ("started", "finished")),
+        *(str(heats[name]) for name in ("started", "opened", "over", "closed")),
+        ",".join(str(approved) for approved in results) or "-",
+        hash_key("\x1f".join(names))[:16],
+    ]
+    return hash_key("/".join(parts))[:32]
 
 
 def current_heat(*, tournament_id: int, now: dt.datetime) -> Heat | None:

@@ -263,7 +263,9 @@ def register_entry(
     actor: AuditActor,
     now: dt.datetime,
 ) -> tuple[Entry, str]:
-    """An entry paid at the cage (buy-in to the pool, fee to revenue); its token, returned once."""
+    """An entry paid at the cage (buy-in to the pool, fee to revenue); its token, returned once.
+    A nickname given then is checked as its player's would be (`checked_nickname`)."""
+    nickname = checked_nickname(nickname) if nickname.strip() else ""
     tournament = _locked(tournament_id)
     patron, reentry = _check_entry(tournament, patron_number=patron_number, now=now)
     settings = selectors.settings_of(tournament)
@@ -293,7 +295,7 @@ def register_entry(
         patron=patron,
         reentry=reentry,
         rules=rules,
-        nickname=nickname.strip(),
+        nickname=nickname,
         paid_with=paid,
         buy_in_cents=settings.buy_in_cents,
         fee_cents=settings.fee_cents,
@@ -484,6 +486,79 @@ def _close_heats(tournament: Tournament, *, actor: AuditActor, now: dt.datetime)
             after={"state": tournament.state},
         )
     return closed
+
+
+# --- the board display and nicknames ------------------------------------------------------------
+
+
+@transaction.atomic
+def new_display_key(*, tournament_id: int, actor: AuditActor, now: dt.datetime) -> str:
+    """A new key for the tournament's big-screen board, returned once (the director shows it to
+    the TV); it replaces the earlier one, whose board stops at its next read."""
+    tournament = _locked(tournament_id)
+    key = new_api_key()
+    before = {"prefix": tournament.display_key_prefix} if tournament.display_key_prefix else None
+    tournament.display_key_prefix, tournament.display_key_hash = key.prefix, key.key_hash
+    tournament.save(update_fields=["display_key_prefix", "display_key_hash"])
+    _record(
+        tournament,
+        event_type="display_key.issued",
+        actor=actor,
+        at=now,
+        before=before,
+        after={"prefix": key.prefix},
+    )
+    return key.key
+
+
+NICKNAME_MAX_LENGTH = 20
+NICKNAME_PUNCTUATION = frozenset(" .,'!?&()-_#:")
+# Chosen while the entry may still play: the board shows it from then on.
+NICKNAME_STATES = (TournamentState.REGISTERING, TournamentState.RUNNING)
+
+
+def checked_nickname(nickname: object) -> str:
+    """A nickname as the board shows it: 1 to 20 letters, digits, spaces and basic punctuation,
+    spaces trimmed and runs of them made one (no tab, newline or other control character);
+    `invalid_nickname` otherwise."""
+    given = nickname if isinstance(nickname, str) and nickname.isprintable() else ""
+    text = " ".join(part for part in given.split(" ") if part)
+    allowed = all(char.isalnum() or char in NICKNAME_PUNCTUATION for char in text)
+    if not text or len(text) > NICKNAME_MAX_LENGTH or not allowed:
+        raise ServiceError(
+            "invalid_nickname",
+            f"A nickname is 1 to {NICKNAME_MAX_LENGTH} letters, digits, spaces and . , ' ! ? & ( ) - _ # :",
+            field="nickname",
+        )
+    return text
+
+
+@transaction.atomic
+def set_nickname(*, entry_id: int, nickname: object, actor: AuditActor, now: dt.datetime) -> Entry:
+    """The name the board shows for the entry, chosen by its player (never the patron's name)."""
+    text = checked_nickname(nickname)
+    found = Entry.objects.filter(pk=entry_id).values_list("tournament_id", flat=True).first()
+    if found is None:
+        raise NotFoundError("not_found", f"No entry {entry_id}.")
+    tournament = _locked(found)
+    _in_state(tournament, *NICKNAME_STATES)
+    entry = lock_entry(entry_id=entry_id)
+    if entry is None:
+        raise NotFoundError("not_found", f"No entry {entry_id}.")
+    before = entry.nickname
+    if before == text:
+        return entry
+    entry.nickname = text
+    entry.save(update_fields=["nickname"])
+    _record(
+        tournament,
+        event_type="entry.nickname_set",
+        actor=actor,
+        at=now,
+        before={"entry": entry.number, "nickname": before},
+        after={"entry": entry.number, "nickname": text},
+    )
+    return entry
 
 
 # --- a heat's game -----------------------------------------------------------------------------

@@ -179,7 +179,7 @@ def test_hostile_token_input_gets_a_clear_message(
     linked = client.get("/play/", {"token": token})
 
     assert posted.status_code == 400
-    assert "That is not a seat token of a game." in posted.content.decode()
+    assert "That is not a seat token or a tournament entry&#x27;s token." in posted.content.decode()
     assert COOKIE not in posted.cookies
     assert linked.status_code == 200
     assert 'value=""' in linked.content.decode()

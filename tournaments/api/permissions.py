@@ -9,19 +9,26 @@ from rest_framework.request import Request
 
 from casino.api.authentication import Principal
 from casino.models import StaffRole
-from tournaments.api.authentication import EntryPrincipal
+from tournaments.api.authentication import DisplayPrincipal, EntryPrincipal
 
 
 class _TournamentPermission(BasePermission):
     """Staff with one of `roles` (any role when empty); an entry of the tournament in the path when
-    `entries_may`."""
+    `entries_may`; the tournament's board display when `displays_may`."""
 
     code = "role_not_allowed"
     roles: ClassVar[tuple[str, ...]] = ()
     entries_may = False
+    displays_may = False
 
     def has_permission(self, request: Request, view: Any) -> bool:
         principal = request.user
+        if isinstance(principal, DisplayPrincipal):
+            if principal.tournament_id != view.kwargs.get("tournament_id"):
+                raise PermissionDenied(
+                    "A display key reads its own tournament only.", code="display_key_invalid"
+                )
+            return self.displays_may
         if isinstance(principal, EntryPrincipal):
             if principal.tournament_id != view.kwargs.get("tournament_id"):
                 raise PermissionDenied(
@@ -52,9 +59,10 @@ class SecondPerson(_TournamentPermission):
     roles = (StaffRole.PIT_BOSS, StaffRole.COMPLIANCE)
 
 
-class StaffOrEntry(_TournamentPermission):
-    message = "Only staff and the tournament's entries may make this call."
+class StaffEntryOrDisplay(_TournamentPermission):
+    message = "Only staff, the tournament's entries and its board display may make this call."
     entries_may = True
+    displays_may = True
 
 
 class EntryOnly(_TournamentPermission):

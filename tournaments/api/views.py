@@ -19,8 +19,8 @@ from skill_games.api.presenters import game_payload
 from skill_games.registry import Caller
 from tournaments import selectors, services
 from tournaments.api import presenters
-from tournaments.api.authentication import EntryPrincipal, EntryTokenAuthentication
-from tournaments.api.permissions import CageCashier, Director, EntryOnly, Staff, StaffOrEntry
+from tournaments.api.authentication import DisplayKeyAuthentication, EntryPrincipal, EntryTokenAuthentication
+from tournaments.api.permissions import CageCashier, Director, EntryOnly, Staff, StaffEntryOrDisplay
 from tournaments.models import PaidWith, Tournament
 
 
@@ -194,7 +194,8 @@ class TournamentCancelApproveApi(TournamentApiView):
 
 
 class TournamentLeaderboardApi(TournamentApiView):
-    permission_classes = [StaffOrEntry]
+    authentication_classes = [EntryTokenAuthentication, DisplayKeyAuthentication]
+    permission_classes = [StaffEntryOrDisplay]
 
     @extend_schema(
         responses={200: presenters.LeaderboardRow(many=True)}, operation_id="tournament_leaderboard"

@@ -119,6 +119,9 @@
     } catch (error) {
       say("The game cannot be reached just now; trying again.");
     }
+    // A tournament entry's game over: the way back to where the entry stands.
+    const standingLink = document.getElementById("standing-link");
+    if (standingLink && game && game.state !== "playing") standingLink.hidden = false;
     // Over, the deck is shown once every game dealt from it has ended (a duplicate heat).
     if (!game || game.state === "playing") window.setTimeout(poll, POLL_MS);
     else if (!game.reveal) window.setTimeout(poll, REVEAL_POLL_MS);
