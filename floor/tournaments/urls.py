@@ -7,6 +7,7 @@ urlpatterns = [
     path("new/", views.tournament_new, name="tournament_new"),
     path("<int:tournament_id>/", views.tournament_page, name="tournament"),
     path("<int:tournament_id>/file/", views.tournament_file, name="tournament_file"),
+    path("<int:tournament_id>/board-key/", views.board_key_new, name="tournament_board_key"),
     path("<int:tournament_id>/results/", views.results_propose, name="tournament_results"),
     path("<int:tournament_id>/results/approve/", views.results_approve, name="tournament_results_approve"),
     path("<int:tournament_id>/cancel/", views.tournament_cancel, name="tournament_cancel"),

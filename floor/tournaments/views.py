@@ -7,7 +7,8 @@ prizes. Each form makes one service call (`tournaments.services`) and is recorde
 
 An entry's token is shown once, on its slip: the entry's form stashes it in the cashier's session
 and the slip page takes it out as it shows it, so a reload (or anyone later) sees the slip without
-it. The service keeps only its hash.
+it. The service keeps only its hash. The board's display key is shown to the director once the
+same way, as the link a screen of the tournament area opens.
 """
 
 from typing import Any, cast
@@ -47,6 +48,7 @@ from tournaments.models import Cancellation, Entry, Heat, Prize, Results, Tourna
 DIRECTOR = StaffRole.TOURNAMENT_DIRECTOR
 CASHIER = StaffRole.CAGE_CASHIER
 SLIP_STASH = "tournament_entry_slip"  # the session's one-time stash: {"entry": id, "token": ...}
+BOARD_KEY_STASH = "tournament_board_key"  # likewise the board's link: {"tournament": id, "key": ...}
 MAX_ID = 2**63 - 1
 
 
@@ -191,6 +193,7 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     )
     context = {
         "tournament": tournament,
+        "board_url": _board_url_shown_once(request, tournament) if is_director else "",
         "game": _game_name(tournament.game),
         "stored": stored,
         "prize_table": [(place, _percent(bp)) for place, bp in enumerate(stored.prizes_bp, start=1)],
@@ -228,6 +231,15 @@ def _detail(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "cancel_form": forms.get("cancel_form") or CancellationForm(),
     }
     return render(request, "floor/tournaments/detail.html", context, status=status)
+
+
+def _board_url_shown_once(request: HttpRequest, tournament: Tournament) -> str:
+    stashed = request.session.get(BOARD_KEY_STASH)
+    if not isinstance(stashed, dict) or stashed.get("tournament") != tournament.pk:
+        return ""
+    del request.session[BOARD_KEY_STASH]
+    page = reverse("board:page", args=[tournament.pk])
+    return request.build_absolute_uri(f"{page}?{urlencode({'key': stashed['key']})}")
 
 
 @require_safe
@@ -326,6 +338,22 @@ def results_propose(request: HttpRequest, tournament_id: int) -> HttpResponse:
             now=timezone.now(),
         ),
         said="Tournament {id}'s results are proposed: a pit boss or compliance officer approves them.",
+    )
+
+
+@require_POST
+@console_view(DIRECTOR)
+def board_key_new(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    def issue(pk: int) -> None:
+        key = services.new_display_key(tournament_id=pk, actor=_actor(request), now=timezone.now())
+        request.session[BOARD_KEY_STASH] = {"tournament": pk, "key": key}
+
+    return _button(
+        request,
+        tournament_id,
+        purpose="tournaments.board_key",
+        act=issue,
+        said="Tournament {id}'s board has a new link, shown below once; a screen on an earlier link stops.",
     )
 
 

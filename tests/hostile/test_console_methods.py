@@ -48,6 +48,7 @@ TAKE_A_FORM = frozenset(
         "rule_change_withdraw",
         "tournament_new",
         "tournament_file",
+        "tournament_board_key",
         "tournament_results",
         "tournament_results_approve",
         "tournament_cancel",

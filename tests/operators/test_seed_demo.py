@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
 
 from audit.context import AuditActor
@@ -88,6 +89,8 @@ def test_make_run_prints_every_login_and_every_table(demo: dict[str, Any], tmp_p
         row.startswith("  Tournament Demo Blackjack Attack: http://127.0.0.1:8000/floor/tournaments/")
         for row in printed
     )
+    board = f"the board for a screen: http://127.0.0.1:8000/board/{tournament['id']}/?key={tournament['board_key']}"
+    assert sum(board in row for row in printed) == 1
     for entry in tournament["entries"]:
         link = f"entry {entry['entry']} (patron {entry['patron']}): http://127.0.0.1:8000/play/?token={entry['token']}"
         assert sum(link in row for row in printed) == 1, entry
@@ -223,6 +226,7 @@ def test_the_demo_tournament_takes_entries_and_its_printed_tokens_are_its_entrie
     )
     assert shown["settings"]["deal"] == "duplicate"
     assert [entry["entry"] for entry in printed["entries"]] == [1, 2, 3]
+    assert Client().get(f"/board/{printed['id']}/?key={printed['board_key']}").status_code == 200
     for entry in printed["entries"]:
         device = client_with_token(entry["token"])
         refused = post(device, f"/api/v1/tournaments/{printed['id']}/games/")

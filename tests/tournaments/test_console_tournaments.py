@@ -602,3 +602,28 @@ def test_a_table_game_short_of_entries_says_why_it_is_not_played_and_offers_the_
     stop = html.split('id="not-played"')[1].split("</div>")[0]
     assert "Make 21 needs at least 2 entries at its table and has 1" in stop
     assert "Ask to cancel the tournament" in html
+
+
+def test_the_director_gets_the_boards_link_once_and_a_new_one_stops_the_old(floor: Floor) -> None:
+    tournament = floor.filed()
+    detail = f"{PAGES}{tournament.pk}/"
+    director = floor.director.client
+    assert "A board link" in page(director.get(detail))
+
+    def issue() -> str:
+        issued = director.post(f"{detail}board-key/", {"submission_key": new_submission_key()})
+        assert (issued.status_code, issued["Location"]) == (302, detail)
+        html = page(director.get(issued["Location"]))
+        link = re.search(r'id="board-link"[^>]*>(http://testserver/board/\d+/\?key=[^<]+)</a>', html)
+        assert link is not None, html
+        assert "board-link" not in page(director.get(detail))  # shown once
+        return link.group(1).removeprefix("http://testserver")
+
+    first = issue()
+    assert Client().get(first).status_code == 200
+    second = issue()
+    assert "A new board link" in page(director.get(detail))
+    assert Client().get(second).status_code == 200
+    assert Client().get(first).status_code == 403
+    cage = floor.cashier.client.post(f"{detail}board-key/", {"submission_key": new_submission_key()})
+    assert cage.status_code == 403

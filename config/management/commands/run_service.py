@@ -167,6 +167,9 @@ def _tournament_lines(base: str, tournament: dict[str, Any] | None) -> list[str]
         f"  Tournament {tournament['name']}: {base}/floor/tournaments/{tournament['id']}/ "
         f"(registration closes {closes:%H:%M}, casino time); its entries play at {base}/play/:"
     ]
+    lines.append(
+        f"    the board for a screen: {base}/board/{tournament['id']}/?key={tournament['board_key']}"
+    )
     lines += [
         f"    entry {entry['entry']} (patron {entry['patron']}): {base}/play/?token={entry['token']}"
         for entry in tournament["entries"]

@@ -20,7 +20,7 @@ from casino.services.terminals import sign_in_dealer
 from patrons.services import create_patron
 from table_money.models import BuyInMethod, SlipKind
 from table_money.services.accounting import approve_slip, open_table, record_buy_in, request_slip
-from tournaments.services import create_tournament, file_tournament, register_entry
+from tournaments.services import create_tournament, file_tournament, new_display_key, register_entry
 
 DEMO_CASINO = "Demo casino"
 DEMO_PIT = "Pit 1"  # the floor supervisor and the two pit bosses run it
@@ -219,9 +219,11 @@ def open_a_demo_tournament(
             now=now,
         )  # fmt: skip
         entries.append({"entry": entry.number, "patron": patron.number, "token": token})
+    board_key = new_display_key(tournament_id=tournament.pk, actor=directing, now=now)
     return {
         "id": tournament.pk,
         "name": tournament.name,
+        "board_key": board_key,
         "registration_closes_at": closes_at.isoformat(),
         "entries": entries,
     }
