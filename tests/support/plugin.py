@@ -111,7 +111,15 @@ def _slow_names(item: pytest.Item) -> tuple[str, ...]:
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects
+def _starts_processes(item: pytest.Item) -> bool:
+    return "*" in _slow_names(item)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The modules that start processes first, each kept whole (its module fixtures set up once):
+    # pytest-xdist's workers then begin with the few long tests and end on short ones they share
+    # out, instead of one worker running a service test for minutes while the other waits.
+    items.sort(key=lambda item: not _starts_processes(item))
     for item in items:
         if "chromium" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
