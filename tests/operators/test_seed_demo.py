@@ -2,6 +2,7 @@
 play, so the first call of every demo table's terminal succeeds; and the demo's own licensee and
 property on the filing documents."""
 
+import datetime as dt
 import json
 from io import StringIO
 from pathlib import Path
@@ -19,6 +20,7 @@ from casino.models import Shoe, StaffProfile, StaffRole, Table, TableLimit
 from casino.services.rule_changes import approve_rule_change, request_rule_change
 from config.management.commands.run_service import Command as RunService
 from config.management.commands.seed_demo import DEMO_PIT
+from kernel.gaming_day import casino_zone
 from specials.models import Match, MatchState
 from table_money.selectors import get_count_record
 from table_money.services.soft_counts import ended_periods, record_soft_count, record_soft_count_tally
@@ -85,8 +87,10 @@ def test_make_run_prints_every_login_and_every_table(demo: dict[str, Any], tmp_p
             for row in printed
         ), made  # fmt: skip
     tournament = demo["tournament"]
+    closes = dt.datetime.fromisoformat(tournament["registration_closes_at"]).astimezone(casino_zone())
     assert any(
         row.startswith("  Tournament Demo Blackjack Attack: http://127.0.0.1:8000/floor/tournaments/")
+        and f"(registration closes {closes:%H:%M}, casino time)" in row
         for row in printed
     )
     board = f"the board for a screen: http://127.0.0.1:8000/board/{tournament['id']}/?key={tournament['board_key']}"

@@ -240,7 +240,8 @@ def _prizes(check: _Checker) -> tuple[int, ...] | None:
         return None
     if sum(prizes) != BASIS_POINTS:
         check.fail(
-            "prizes_bp", f"The places' shares add up to {BASIS_POINTS} basis points, not {sum(prizes)}."
+            "prizes_bp",
+            f"The places' shares must add up to {BASIS_POINTS} basis points (100%); these add up to {sum(prizes)}.",
         )
         return None
     if any(after > before for before, after in itertools.pairwise(prizes)):

@@ -21,13 +21,13 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError, CommandParser
 from django.db import connection, connections
-from django.utils import timezone
 
 from audit.management.base import PlainErrorsCommand
 from casino.games import game_for
 from casino.management.arguments import whole_number
 from casino.models import GameKind
 from config.management.commands.seed_demo import CREDENTIALS_FILE, load_demo_credentials
+from kernel.gaming_day import casino_zone
 
 # How long web, worker and beat get to finish what they are doing after SIGTERM (gunicorn's own
 # graceful timeout is 20 s); then whatever is left of each is killed.
@@ -162,7 +162,7 @@ class Command(PlainErrorsCommand):
 def _tournament_lines(base: str, tournament: dict[str, Any] | None) -> list[str]:
     if not tournament:
         return []
-    closes = timezone.localtime(dt.datetime.fromisoformat(tournament["registration_closes_at"]))
+    closes = dt.datetime.fromisoformat(tournament["registration_closes_at"]).astimezone(casino_zone())
     lines = [
         f"  Tournament {tournament['name']}: {base}/floor/tournaments/{tournament['id']}/ "
         f"(registration closes {closes:%H:%M}, casino time); its entries play at {base}/play/:"

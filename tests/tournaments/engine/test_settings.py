@@ -176,3 +176,15 @@ def test_any_json_is_refused_with_its_field_errors(anything: object) -> None:
         check_settings(anything, terms=TERMS, now=NOW)
     assert refused.value.errors
     assert all(error["code"] == "invalid_tournament" for error in refused.value.errors)
+
+
+def test_a_prize_table_not_adding_up_says_what_it_must_and_what_it_does() -> None:
+    with pytest.raises(InvalidTournamentError) as refused:
+        check_settings(body(prizes_bp=[5000, 3000]), terms=TERMS, now=NOW)
+    assert refused.value.errors == [
+        {
+            "field": "prizes_bp",
+            "code": "invalid_tournament",
+            "message": "The places' shares must add up to 10000 basis points (100%); these add up to 8000.",
+        }
+    ]
