@@ -357,20 +357,33 @@ def board_key_new(request: HttpRequest, tournament_id: int) -> HttpResponse:
     )
 
 
-@require_POST
-@console_view(*TOURNAMENT_SECOND_PERSON_ROLES)
-def results_approve(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def _second_persons_button(
+    request: HttpRequest, tournament_id: int, *, purpose: str, approve: Any, said: str
+) -> HttpResponse:
+    """An approval by the second person: the service checks they are not the first."""
     return _button(
         request,
         tournament_id,
-        purpose="tournaments.results_approve",
-        act=lambda pk: services.approve_results(
+        purpose=purpose,
+        act=lambda pk: approve(
             tournament_id=pk,
             user=_staff(request),
             role=role_of(request.user),
             actor=_actor(request),
             now=timezone.now(),
         ),
+        said=said,
+    )
+
+
+@require_POST
+@console_view(*TOURNAMENT_SECOND_PERSON_ROLES)
+def results_approve(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _second_persons_button(
+        request,
+        tournament_id,
+        purpose="tournaments.results_approve",
+        approve=services.approve_results,
         said="Tournament {id}'s results are approved: the cage pays the prizes.",
     )
 
@@ -378,17 +391,11 @@ def results_approve(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 @console_view(*TOURNAMENT_SECOND_PERSON_ROLES)
 def cancellation_approve(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _button(
+    return _second_persons_button(
         request,
         tournament_id,
         purpose="tournaments.cancel_approve",
-        act=lambda pk: services.approve_cancellation(
-            tournament_id=pk,
-            user=_staff(request),
-            role=role_of(request.user),
-            actor=_actor(request),
-            now=timezone.now(),
-        ),
+        approve=services.approve_cancellation,
         said="Tournament {id} is cancelled: every buy-in and fee is refunded.",
     )
 
