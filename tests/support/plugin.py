@@ -110,12 +110,15 @@ def _slow_names(item: pytest.Item) -> tuple[str, ...]:
     return SLOW.get(module, ())
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
 def _starts_processes(item: pytest.Item) -> bool:
     return "*" in _slow_names(item)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+# A wrapper: this runs before every other plugin's hook, so before `-m` deselects and before
+# pytest-django sorts the tests into database tests, then transactional ones, then the rest; its
+# sort is stable, so within each group the order given here holds.
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Iterator[None]:
     # The modules that start processes first, each kept whole (its module fixtures set up once):
     # pytest-xdist's workers then begin with the few long tests and end on short ones they share
     # out, instead of one worker running a service test for minutes while the other waits.
@@ -136,3 +139,4 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 raise pytest.UsageError(
                     f"tests/support/plugin.py SLOW names {name}, which tests/{path.relative_to(TESTS)} does not define"
                 )
+    return (yield)
