@@ -5,6 +5,7 @@ entry's token is refused (403), as is anything the service does not answer with 
 unknown tournament is 404. Routed here, beside the other reports: the reports read the
 tournaments, never the other way round."""
 
+import abc
 from typing import Any
 
 from django.utils import timezone
@@ -32,7 +33,7 @@ def _reader(request: Any) -> str:
     return "unknown"
 
 
-class _TournamentReportRenderer(BaseRenderer):
+class _TournamentReportRenderer(BaseRenderer, abc.ABC):
     """A report payload as a document; a problem (an error) as JSON, whatever was asked."""
 
     def render(
@@ -46,8 +47,9 @@ class _TournamentReportRenderer(BaseRenderer):
             return JSONRenderer().render(data)
         return self.document(data, generated_by=_reader(context.get("request")))
 
+    @abc.abstractmethod
     def document(self, data: dict[str, Any], *, generated_by: str) -> bytes:
-        raise NotImplementedError
+        """The report as this renderer's document (each subclass one format)."""
 
 
 class TournamentReportCsvRenderer(_TournamentReportRenderer):
